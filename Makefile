@@ -1,0 +1,156 @@
+# pghot: the stable front door. Sources are found by directory, so adding a
+# file needs no edit here:
+#   src/lib/*.c          -> libpghot (static + shared, pkg-config)
+#   src/linux/*.c        -> the Linux backend (internal static library)
+#   src/cmd/common/*.c   -> code shared by pghotd and pghot
+#   src/cmd/pghotd/*.c   -> build/bin/pghotd
+#   src/cmd/pghot/*.c    -> build/bin/pghot
+#   tests/unit/test_*.c  -> one cmocka binary each
+#   tests/integration/*.sh, tests/vm/smoke.sh  -> run by `make check`
+#   tests/fuzz/fuzz_*.c  -> libFuzzer targets (clang), corpus replay (gcc)
+#   bench/bench_*.c      -> `make bench-NAME`
+#
+# make            build everything into build/
+# make check      every test (unit, integration, fuzz corpus replay, VM smoke)
+# make check-san  unit tests under AddressSanitizer + UndefinedBehaviorSanitizer
+# make bench      every benchmark;  make bench-engine  one of them
+# make demo       the test bed: promote scenario, four cases
+# make demo-all   both scenarios, every case
+# make fuzz       run each fuzz target for FUZZ_SECONDS (default 20)
+
+BUILD ?= build
+CC ?= cc
+SAN ?= 0
+PKGS := inih numa libcjson libsystemd
+
+ifeq ($(SAN),1)
+BUILD := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT := -O1
+else
+OPT := -O2
+endif
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter
+CFLAGS ?= $(OPT) -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -fPIC $(WARN) $(SANFLAGS) -MMD -MP
+LDFLAGS += $(SANFLAGS)
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+LIB_SRCS := $(wildcard src/lib/*.c)
+LINUX_SRCS := $(wildcard src/linux/*.c)
+COMMON_SRCS := $(wildcard src/cmd/common/*.c)
+PGHOTD_SRCS := $(wildcard src/cmd/pghotd/*.c)
+PGHOT_SRCS := $(wildcard src/cmd/pghot/*.c)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+BENCH_SRCS := $(wildcard bench/bench_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJS := $(call obj,$(LIB_SRCS))
+LINUX_OBJS := $(call obj,$(LINUX_SRCS) $(COMMON_SRCS))
+
+LIBA := $(BUILD)/lib/libpghot.a
+LIBSO := $(BUILD)/lib/libpghot.so.0
+LINUXA := $(BUILD)/lib/libpghot-linux.a
+PC := $(BUILD)/lib/pkgconfig/libpghot.pc
+BINS := $(if $(PGHOTD_SRCS),$(BUILD)/bin/pghotd) $(if $(PGHOT_SRCS),$(BUILD)/bin/pghot)
+UNITS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%-replay,$(FUZZ_SRCS))
+
+.PHONY: all deps check check-unit check-integration check-fuzz check-vm check-san \
+	bench demo demo-all fuzz clean install
+all: $(LIBA) $(LIBSO) $(PC) $(BINS) $(UNITS) $(BENCHES) $(FUZZ_REPLAY)
+
+deps:
+	@scripts/install-deps build
+
+$(BUILD)/obj/src/linux/%.o $(BUILD)/obj/src/cmd/%.o: CFLAGS += $(PKG_CFLAGS)
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# The engine: hidden symbols, only PGHOT_API exported.
+$(BUILD)/obj/src/lib/%.o: CFLAGS += -fvisibility=hidden
+$(LIBA): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+$(LIBSO): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libpghot.so.0 $(LDFLAGS) -o $@ $^
+	ln -sf libpghot.so.0 $(BUILD)/lib/libpghot.so
+$(LINUXA): $(LINUX_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+$(PC): packaging/libpghot.pc.in
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(or $(PREFIX),/usr/local)|' $< > $@
+
+$(BUILD)/bin/pghotd: $(call obj,$(PGHOTD_SRCS)) $(LINUXA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
+$(BUILD)/bin/pghot: $(call obj,$(PGHOT_SRCS)) $(LINUXA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
+
+$(BUILD)/obj/tests/%.o $(BUILD)/obj/bench/%.o: CFLAGS += $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LINUXA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lpthread -lm
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LINUXA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
+# Fuzz targets replayed over their corpus with a small driver (any compiler).
+$(BUILD)/fuzz/%-replay: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/replay_main.o $(LINUXA) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
+$(BUILD)/obj/tests/fuzz/replay_main.o: tests/fuzz/replay_main.inc
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -x c -c $< -o $@
+
+check:
+	@scripts/install-deps all
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-unit check-integration check-fuzz check-vm
+
+check-unit: $(UNITS)
+	@scripts/run-tests $(UNITS)
+
+check-integration: $(BINS)
+	@scripts/run-tests --sh $(wildcard tests/integration/*.sh)
+
+check-fuzz: $(FUZZ_REPLAY)
+	@for f in $(FUZZ_REPLAY); do n=$$(basename $$f -replay); \
+		$$f tests/fuzz/corpus/$${n#fuzz_} || exit 1; done
+
+check-vm: all
+	@if [ -x tests/vm/smoke.sh ]; then tests/vm/smoke.sh; else echo "vm smoke: not present"; fi
+
+check-san:
+	$(MAKE) SAN=1 check-unit check-fuzz
+
+bench: $(BENCHES)
+	@for b in $(BENCHES); do echo "== $$(basename $$b)"; $$b || exit 1; done
+bench-%: $(BUILD)/bench/bench_%
+	$<
+
+demo:
+	@scripts/install-deps vm
+	@$(MAKE) --no-print-directory all
+	tools/vm/demo.sh promote
+demo-all:
+	@scripts/install-deps vm
+	@$(MAKE) --no-print-directory all
+	tools/vm/demo.sh promote pressure
+
+FUZZ_SECONDS ?= 20
+fuzz:
+	@scripts/fuzz $(FUZZ_SECONDS)
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
