@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* pghot subcommands: each takes its own argv (argv[0] = the command name)
+ * and returns the process exit status (0 ok, 1 failure, 2 usage error). */
+#ifndef PGHOT_CMD_PGHOT_CMDS_H
+#define PGHOT_CMD_PGHOT_CMDS_H
+
+struct pghot_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+int cmd_topology(int argc, char **argv);	/* topology.c */
+int cmd_stat(int argc, char **argv);		/* stat.c */
+int cmd_ctl(int argc, char **argv);		/* ctl.c */
+int cmd_bench(int argc, char **argv);		/* bench.c */
+
+#endif
