@@ -47,6 +47,11 @@ struct src_cfg {
 	uint32_t min_nr_regions;	/* DAMON regions bounds */
 	uint32_t max_nr_regions;
 	uint32_t hot_min_accesses;	/* DAMON: nr_accesses of a hot region */
+	/* Where a source logs (non-fatal problems, e.g. a malformed feed
+	 * line); may be NULL. @level is a syslog level (LOG_ERR..LOG_DEBUG);
+	 * @msg one line without a trailing newline. */
+	void (*log)(void *log_arg, int level, const char *msg);
+	void *log_arg;
 };
 
 /* Counters every source keeps (shown by `pghot stat` per source). */
