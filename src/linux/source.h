@@ -52,6 +52,10 @@ struct src_cfg {
 	 * @msg one line without a trailing newline. */
 	void (*log)(void *log_arg, int level, const char *msg);
 	void *log_arg;
+	/* DAMON: folder of the state file (damon.state) recording the
+	 * kdamonds the source created, so that a restart after a crash can
+	 * remove them; NULL means "/run/pghot". Private to pghotd. */
+	const char *run_dir;
 };
 
 /* Counters every source keeps (shown by `pghot stat` per source). */
