@@ -1,10 +1,621 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* PLACEHOLDER, replaced by the real 'pghot bench'. Not a finished command. */
+/*
+ * pghot bench: the shared half of the test-bed workloads (see bench.h).
+ *
+ * A run: optional cold filler on the DRAM node, the workload's tracked area
+ * placed on the chosen node(s) with MPOL_BIND and then released to
+ * MPOL_DEFAULT (so promotion may move it), a "bench.ready" line, optionally a
+ * wait for SIGUSR1 (the test bed arms the case in between), then worker
+ * threads for a duration or an access count while the main thread prints
+ * where every page of the area sits, once per interval, from move_pages(2)
+ * with nodes=NULL. The hot set is what the workload accesses; cold is the
+ * rest of the area. The filler is sampled (at most 16384 pages per query).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/pghot/bench.h"
 #include "cmd/pghot/cmds.h"
+
+#define LAT_CAP 65536
+#define FILLER_SAMPLES 16384
+
+uint64_t bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void bench_lat_add(struct bench_thread *t, uint64_t ns)
+{
+	struct bench_lat *l = &t->lat;
+	uint64_t slot;
+
+	if (ns > UINT32_MAX)
+		ns = UINT32_MAX;
+	l->sum_ns += (double)ns;
+	slot = l->seen++;
+	if (slot >= l->cap) {			/* reservoir sampling */
+		slot = bench_rand(&t->rng) % l->seen;
+		if (slot >= l->cap)
+			return;
+	}
+	l->ns[slot] = (uint32_t)ns;
+}
+
+static int set_policy(char *p, size_t len, int mode, int node)
+{
+	unsigned long mask[BENCH_MAX_NODES / (8 * sizeof(unsigned long)) + 1] = { 0 };
+
+	if (mode == MPOL_DEFAULT)
+		return mbind(p, len, MPOL_DEFAULT, NULL, 0, 0);
+	mask[0] = 1ul << node;
+	return mbind(p, len, mode, mask, BENCH_MAX_NODES + 1, 0);
+}
+
+/* Map len bytes: the first fast_len on fast_node, the rest on node, both faulted
+ * in under MPOL_BIND, then released to MPOL_DEFAULT so the pages may move. */
+static char *alloc_split(size_t len, size_t fast_len, int fast_node, int node, int thp)
+{
+	char *p;
+
+	if (node < 0 || node >= BENCH_MAX_NODES || fast_node < 0 || fast_node >= BENCH_MAX_NODES) {
+		fprintf(stderr, "pghot bench: node out of range\n");
+		return NULL;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "pghot bench: mmap of %zu bytes failed: %s\n", len, strerror(errno));
+		return NULL;
+	}
+	if (thp >= 0)
+		madvise(p, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	if ((fast_len && set_policy(p, fast_len, MPOL_BIND, fast_node)) ||
+	    (len > fast_len && set_policy(p + fast_len, len - fast_len, MPOL_BIND, node))) {
+		fprintf(stderr, "pghot bench: mbind failed: %s\n", strerror(errno));
+		munmap(p, len);
+		return NULL;
+	}
+	memset(p, 0x5a, len);			/* fault everything in where bound */
+	if (set_policy(p, len, MPOL_DEFAULT, 0))	/* then let it move */
+		fprintf(stderr, "pghot bench: mbind MPOL_DEFAULT failed: %s, ignoring\n", strerror(errno));
+	return p;
+}
+
+char *bench_alloc_on(size_t len, int node, int thp)
+{
+	return alloc_split(len, 0, node, node, thp);
+}
+
+int bench_area_alloc(struct bench_run *run, size_t bytes)
+{
+	const struct bench_opts *o = run->o;
+	size_t fast = (bytes / 100 * (size_t)o->dram_pct) & ~(BENCH_PAGE - 1);
+
+	bytes = (bytes + BENCH_PAGE - 1) & ~(BENCH_PAGE - 1);
+	run->area = alloc_split(bytes, fast, o->fast_node, o->node, o->thp);
+	if (!run->area)
+		return -1;
+	run->area_bytes = bytes;
+	run->nr_pages = bytes / BENCH_PAGE;
+	run->class = calloc(run->nr_pages, 1);
+	if (!run->class) {
+		fprintf(stderr, "pghot bench: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Free memory of a node in KiB, from its sysfs meminfo; -1 if unknown. */
+static long node_free_kb(int node)
+{
+	char path[96], line[256];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "MemFree:")) {
+			sscanf(strstr(line, "MemFree:") + 8, "%ld", &kb);
+			break;
+		}
+	fclose(f);
+	return kb;
+}
+
+static int nr_nodes(void)
+{
+	int n = 0;
+
+	while (n < BENCH_MAX_NODES && node_free_kb(n) >= 0)
+		n++;
+	return n ? n : 1;
+}
+
+/* Where the pages are: counts per node for hot, cold and filler. */
+struct placement {
+	uint64_t hot[BENCH_MAX_NODES + 1];	/* last slot: not present / error */
+	uint64_t cold[BENCH_MAX_NODES + 1];
+	uint64_t fill[BENCH_MAX_NODES + 1];
+};
+
+struct placer {
+	void **pages;
+	int *status;
+	size_t n_area;
+	size_t n_fill;
+	size_t fill_stride;
+};
+
+static int placer_init(struct placer *pl, const struct bench_run *run)
+{
+	size_t n_fill_pages = run->filler_bytes / BENCH_PAGE;
+
+	pl->n_area = run->nr_pages;
+	pl->fill_stride = n_fill_pages > FILLER_SAMPLES ? (n_fill_pages + FILLER_SAMPLES - 1) / FILLER_SAMPLES : 1;
+	pl->n_fill = n_fill_pages ? n_fill_pages / pl->fill_stride : 0;
+	pl->pages = calloc(pl->n_area + pl->n_fill, sizeof(*pl->pages));
+	pl->status = calloc(pl->n_area + pl->n_fill, sizeof(*pl->status));
+	if (!pl->pages || !pl->status)
+		return -1;
+	for (size_t i = 0; i < pl->n_area; i++)
+		pl->pages[i] = run->area + i * BENCH_PAGE;
+	for (size_t i = 0; i < pl->n_fill; i++)
+		pl->pages[pl->n_area + i] = run->filler + i * pl->fill_stride * BENCH_PAGE;
+	return 0;
+}
+
+static void placer_query(struct placer *pl, const struct bench_run *run, struct placement *out)
+{
+	size_t n = pl->n_area + pl->n_fill;
+
+	memset(out, 0, sizeof(*out));
+	if (move_pages(0, n, pl->pages, NULL, pl->status, 0) < 0) {
+		for (size_t i = 0; i < n; i++)
+			pl->status[i] = -errno;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int s = pl->status[i];
+		int slot = (s >= 0 && s < BENCH_MAX_NODES) ? s : BENCH_MAX_NODES;
+
+		if (i >= pl->n_area)
+			out->fill[slot] += pl->fill_stride;
+		else if (run->class[i] == BENCH_HOT)
+			out->hot[slot]++;
+		else
+			out->cold[slot]++;
+	}
+}
+
+static void print_counts(const char *name, const uint64_t *c, int nn)
+{
+	for (int i = 0; i < nn; i++)
+		printf(" %s_n%d=%llu", name, i, (unsigned long long)c[i]);
+	printf(" %s_na=%llu", name, (unsigned long long)c[BENCH_MAX_NODES]);
+}
+
+static void print_placement(const char *tag, double t, uint64_t ops, const struct placement *p, int nn)
+{
+	printf("bench.%s t=%.3f ops=%llu", tag, t, (unsigned long long)ops);
+	print_counts("hot", p->hot, nn);
+	print_counts("cold", p->cold, nn);
+	print_counts("fill", p->fill, nn);
+	for (int i = 0; i < nn; i++)
+		printf(" free_n%d_kb=%ld", i, node_free_kb(i));
+	printf("\n");
+	fflush(stdout);
+}
+
+static void *worker(void *arg)
+{
+	struct bench_thread *t = arg;
+	const uint64_t chunk = 4096;
+
+	while (!atomic_load_explicit(&t->run->stop, memory_order_relaxed)) {
+		t->run->wl->work(t, chunk);
+		atomic_fetch_add_explicit(&t->ops, chunk, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+static uint64_t total_ops(const struct bench_run *run)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < run->o->threads; i++)
+		n += atomic_load_explicit(&run->thr[i].ops, memory_order_relaxed);
+	return n;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void print_result(const struct bench_run *run, uint64_t ops, double secs)
+{
+	size_t n = 0, k = 0;
+	double sum = 0;
+	uint64_t seen = 0;
+	uint32_t *all;
+
+	for (int i = 0; i < run->o->threads; i++) {
+		const struct bench_lat *l = &run->thr[i].lat;
+
+		n += l->seen < l->cap ? l->seen : l->cap;
+		sum += l->sum_ns;
+		seen += l->seen;
+	}
+	all = calloc(n ? n : 1, sizeof(*all));
+	for (int i = 0; all && i < run->o->threads; i++) {
+		const struct bench_lat *l = &run->thr[i].lat;
+		size_t m = l->seen < l->cap ? l->seen : l->cap;
+
+		memcpy(all + k, l->ns, m * sizeof(*all));
+		k += m;
+	}
+	if (all && n)
+		qsort(all, n, sizeof(*all), cmp_u32);
+#define PCT(p) (all && n ? all[(size_t)((double)(n - 1) * (p))] : 0u)
+	printf("bench.result workload=%s ops=%llu secs=%.3f ops_per_s=%.0f lat_samples=%llu"
+	       " lat_avg_ns=%.0f lat_p50_ns=%u lat_p99_ns=%u lat_p999_ns=%u\n",
+	       run->wl->name, (unsigned long long)ops, secs, secs > 0 ? (double)ops / secs : 0.0,
+	       (unsigned long long)seen, seen ? sum / (double)seen : 0.0,
+	       PCT(0.50), PCT(0.99), PCT(0.999));
+#undef PCT
+	free(all);
+}
+
+static void sleep_until_ns(uint64_t when)
+{
+	uint64_t now = bench_now_ns();
+	struct timespec ts;
+
+	if (when <= now)
+		return;
+	ts.tv_sec = (time_t)((when - now) / 1000000000ull);
+	ts.tv_nsec = (long)((when - now) % 1000000000ull);
+	nanosleep(&ts, NULL);
+}
+
+static int run_bench(struct bench_run *run)
+{
+	const struct bench_opts *o = run->o;
+	struct placer pl = { 0 };
+	struct placement p;
+	pthread_t *tids;
+	sigset_t set;
+	uint64_t t0, next, ops = 0;
+	int nn = nr_nodes(), sig, err = 0;
+	double secs;
+
+	if (o->filler_leave_mib >= 0) {
+		long free_kb = node_free_kb(o->fast_node);
+		long want = free_kb / 1024 - o->filler_leave_mib;
+
+		run->filler_bytes = want > 0 ? (size_t)want << 20 : 0;
+	} else {
+		run->filler_bytes = o->filler_bytes;
+	}
+	if (run->filler_bytes) {
+		run->filler = bench_alloc_on(run->filler_bytes, o->fast_node, o->thp);
+		if (!run->filler)
+			return 1;
+	}
+	if (run->wl->setup(run))
+		return 1;
+	if (placer_init(&pl, run)) {
+		fprintf(stderr, "pghot bench: out of memory\n");
+		return 1;
+	}
+	run->thr = calloc((size_t)o->threads, sizeof(*run->thr));
+	tids = calloc((size_t)o->threads, sizeof(*tids));
+	if (!run->thr || !tids) {
+		fprintf(stderr, "pghot bench: out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < o->threads; i++) {
+		struct bench_thread *t = &run->thr[i];
+
+		t->run = run;
+		t->id = i;
+		t->rng = o->seed * 1000003ull + (uint64_t)i + 1;
+		t->lat.cap = LAT_CAP;
+		t->lat.ns = calloc(LAT_CAP, sizeof(*t->lat.ns));
+		if (!t->lat.ns) {
+			fprintf(stderr, "pghot bench: out of memory\n");
+			return 1;
+		}
+	}
+
+	uint64_t nhot = 0;
+	for (size_t i = 0; i < run->nr_pages; i++)
+		nhot += run->class[i] == BENCH_HOT;
+	printf("bench.ready pid=%d workload=%s area=%p area_bytes=%zu hot_pages=%llu cold_pages=%llu"
+	       " filler_pages=%zu threads=%d nodes=%d\n",
+	       (int)getpid(), run->wl->name, (void *)run->area, run->area_bytes,
+	       (unsigned long long)nhot, (unsigned long long)(run->nr_pages - nhot),
+	       run->filler_bytes / BENCH_PAGE, o->threads, nn);
+	fflush(stdout);
+
+	/* Block SIGUSR1 in every thread; the main thread waits for it. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (o->wait_start) {
+		sigwait(&set, &sig);
+	}
+
+	placer_query(&pl, run, &p);
+	print_placement("tl", 0.0, 0, &p, nn);
+	t0 = bench_now_ns();
+	for (int i = 0; i < o->threads; i++)
+		if (pthread_create(&tids[i], NULL, worker, &run->thr[i])) {
+			fprintf(stderr, "pghot bench: pthread_create failed\n");
+			atomic_store(&run->stop, true);
+			for (int j = 0; j < i; j++)
+				pthread_join(tids[j], NULL);
+			return 1;
+		}
+
+	next = t0 + (uint64_t)o->interval_ms * 1000000ull;
+	for (;;) {
+		uint64_t end = t0 + (uint64_t)(o->duration_s * 1e9);
+		uint64_t wake = next < end ? next : end;
+
+		if (o->accesses) {
+			/* poll the access count at a finer grain than the timeline */
+			uint64_t step = bench_now_ns() + 50000000ull;
+
+			wake = wake < step ? wake : step;
+		}
+		sleep_until_ns(wake);
+		ops = total_ops(run);
+		if ((o->accesses && ops >= o->accesses) || (!o->accesses && bench_now_ns() >= end))
+			break;
+		if (o->accesses && bench_now_ns() >= end) {
+			fprintf(stderr, "pghot bench: %llu accesses not done in %.0f s, stopping\n",
+				(unsigned long long)o->accesses, o->duration_s);
+			break;
+		}
+		if (bench_now_ns() >= next) {
+			placer_query(&pl, run, &p);
+			print_placement("tl", (double)(bench_now_ns() - t0) / 1e9, ops, &p, nn);
+			next += (uint64_t)o->interval_ms * 1000000ull;
+			while (next < bench_now_ns())	/* the query overran: skip ticks */
+				next += (uint64_t)o->interval_ms * 1000000ull;
+		}
+	}
+	atomic_store(&run->stop, true);
+	for (int i = 0; i < o->threads; i++)
+		pthread_join(tids[i], NULL);
+	secs = (double)(bench_now_ns() - t0) / 1e9;
+	ops = total_ops(run);
+	placer_query(&pl, run, &p);
+	print_placement("final", secs, ops, &p, nn);
+	print_result(run, ops, secs);
+	for (int i = 0; i < o->threads; i++)
+		free(run->thr[i].lat.ns);
+	free(run->thr);
+	free(tids);
+	free(pl.pages);
+	free(pl.status);
+	return err;
+}
+
+/* ---- options ---- */
+
+enum {
+	OPT_NODE = 256, OPT_FAST_NODE, OPT_DRAM_PCT, OPT_INTERVAL, OPT_FILLER, OPT_FILLER_LEAVE,
+	OPT_LAT_EVERY, OPT_WAIT_START, OPT_THP, OPT_SEED, OPT_HOT, OPT_HOT_OFFSET, OPT_REGION,
+	OPT_REPS, OPT_BATCH, OPT_STORE_PCT, OPT_KEYS, OPT_VALUE_SIZE, OPT_DIST, OPT_HOT_FRAC,
+	OPT_THETA, OPT_HOT_MASS, OPT_SCATTER,
+};
+
+static const struct option long_opts[] = {
+	{ "size", required_argument, NULL, 's' },
+	{ "threads", required_argument, NULL, 't' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "accesses", required_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "node", required_argument, NULL, OPT_NODE },
+	{ "fast-node", required_argument, NULL, OPT_FAST_NODE },
+	{ "dram-pct", required_argument, NULL, OPT_DRAM_PCT },
+	{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
+	{ "filler", required_argument, NULL, OPT_FILLER },
+	{ "filler-leave", required_argument, NULL, OPT_FILLER_LEAVE },
+	{ "lat-every", required_argument, NULL, OPT_LAT_EVERY },
+	{ "wait-start", no_argument, NULL, OPT_WAIT_START },
+	{ "thp", required_argument, NULL, OPT_THP },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "hot", required_argument, NULL, OPT_HOT },
+	{ "hot-offset", required_argument, NULL, OPT_HOT_OFFSET },
+	{ "region", required_argument, NULL, OPT_REGION },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "store-pct", required_argument, NULL, OPT_STORE_PCT },
+	{ "keys", required_argument, NULL, OPT_KEYS },
+	{ "value-size", required_argument, NULL, OPT_VALUE_SIZE },
+	{ "dist", required_argument, NULL, OPT_DIST },
+	{ "hot-frac", required_argument, NULL, OPT_HOT_FRAC },
+	{ "theta", required_argument, NULL, OPT_THETA },
+	{ "hot-mass", required_argument, NULL, OPT_HOT_MASS },
+	{ "scatter", no_argument, NULL, OPT_SCATTER },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pghot bench micro|kv [OPTIONS]\n"
+		"\n"
+		"common:\n"
+		"  -s, --size MIB        tracked area of 'micro' (default 256)\n"
+		"      --node N          initial node of the area (default 1, the CXL node)\n"
+		"      --dram-pct P      first P%% of the area on --fast-node instead (default 0)\n"
+		"      --fast-node N     the DRAM node (default 0)\n"
+		"  -t, --threads N       worker threads (default 1)\n"
+		"  -d, --duration SEC    run time (default 30; the cap with --accesses)\n"
+		"  -n, --accesses N      stop after N operations (completion time)\n"
+		"      --interval-ms MS  placement timeline period (default 1000)\n"
+		"      --filler MIB      cold filler memory on --fast-node, touched once\n"
+		"      --filler-leave MIB  size the filler to leave MIB free on --fast-node\n"
+		"      --lat-every N     time one operation in N (default 64)\n"
+		"      --wait-start      after placement print bench.ready, wait for SIGUSR1\n"
+		"      --thp on|off      madvise(MADV_HUGEPAGE|MADV_NOHUGEPAGE) the memory\n"
+		"      --seed N\n"
+		"micro (seed 001): random 4 KiB accesses, region by region, over the hot part\n"
+		"      --hot MIB         hot part (default 32)\n"
+		"      --hot-offset MIB  where the hot part starts (default 0)\n"
+		"      --region MIB      region size (default: the hot part)\n"
+		"      --reps N          repetitions per region before the next (default 1)\n"
+		"      --batch N         accesses per repetition (default: pages in region)\n"
+		"      --store-pct P     stores among accesses (default 50)\n"
+		"kv (seeds 000, 004): GETs of 1 KiB values through a hash index\n"
+		"      --keys N          keys (default 65536)\n"
+		"      --value-size B    value size (default 1024)\n"
+		"      --dist uniform|zipf  (default uniform)\n"
+		"      --hot-frac F      uniform: fraction of the keyspace read (default 0.5)\n"
+		"      --theta T         zipf: skew (default 0.99)\n"
+		"      --hot-mass M      zipf: hot set = top keys taking M of the GETs (default 0.9)\n"
+		"      --scatter         place keys in random slots (default: in key order)\n"
+		"\n"
+		"Output lines: bench.ready, bench.tl (one per interval), bench.final, bench.result,\n"
+		"each with key=value fields; docs/testbed.md describes them.\n");
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return (errno || end == s || *end) ? -1 : 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "pghot bench: not built yet\n");
-	return 1;
+	struct bench_opts o = {
+		.size_bytes = 256ul << 20, .node = 1, .fast_node = 0, .dram_pct = 0, .threads = 1,
+		.duration_s = 30, .interval_ms = 1000, .filler_leave_mib = -1, .lat_every = 64,
+		.thp = -1, .seed = 1, .hot_bytes = 32ul << 20, .store_pct = 50, .reps = 1,
+		.keys = 65536, .value_bytes = 1024, .hot_frac = 0.5, .theta = 0.99, .hot_mass = 0.9,
+	};
+	struct bench_run run = { .o = &o };
+	const char *wl;
+	uint64_t v;
+	double d;
+	int c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	wl = argv[1];
+	if (!strcmp(wl, "--help") || !strcmp(wl, "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(wl, "micro"))
+		run.wl = &bench_micro;
+	else if (!strcmp(wl, "kv"))
+		run.wl = &bench_kv;
+	else {
+		fprintf(stderr, "pghot bench: unknown workload '%s'\n", wl);
+		usage(stderr);
+		return 2;
+	}
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "s:t:d:n:h", long_opts, NULL)) != -1) {
+		int bad = 0;
+
+		switch (c) {
+		case 's': bad = parse_u64(optarg, &v) || !v; o.size_bytes = v << 20; break;
+		case 't': bad = parse_u64(optarg, &v) || !v || v > 256; o.threads = (int)v; break;
+		case 'd': bad = parse_double(optarg, &o.duration_s) || o.duration_s <= 0; break;
+		case 'n': bad = parse_u64(optarg, &o.accesses); break;
+		case 'h': usage(stdout); return 0;
+		case OPT_NODE: bad = parse_u64(optarg, &v) || v >= BENCH_MAX_NODES; o.node = (int)v; break;
+		case OPT_FAST_NODE: bad = parse_u64(optarg, &v) || v >= BENCH_MAX_NODES; o.fast_node = (int)v; break;
+		case OPT_DRAM_PCT: bad = parse_u64(optarg, &v) || v > 100; o.dram_pct = (int)v; break;
+		case OPT_INTERVAL: bad = parse_u64(optarg, &v) || v < 10; o.interval_ms = (int)v; break;
+		case OPT_FILLER: bad = parse_u64(optarg, &v); o.filler_bytes = v << 20; break;
+		case OPT_FILLER_LEAVE: bad = parse_u64(optarg, &v); o.filler_leave_mib = (long)v; break;
+		case OPT_LAT_EVERY: bad = parse_u64(optarg, &v) || !v; o.lat_every = (int)v; break;
+		case OPT_WAIT_START: o.wait_start = true; break;
+		case OPT_THP:
+			if (!strcmp(optarg, "on"))
+				o.thp = 1;
+			else if (!strcmp(optarg, "off"))
+				o.thp = 0;
+			else
+				bad = 1;
+			break;
+		case OPT_SEED: bad = parse_u64(optarg, &o.seed); break;
+		case OPT_HOT: bad = parse_u64(optarg, &v) || !v; o.hot_bytes = v << 20; break;
+		case OPT_HOT_OFFSET: bad = parse_u64(optarg, &v); o.hot_offset_bytes = v << 20; break;
+		case OPT_REGION: bad = parse_u64(optarg, &v) || !v; o.region_bytes = v << 20; break;
+		case OPT_REPS: bad = parse_u64(optarg, &o.reps) || !o.reps; break;
+		case OPT_BATCH: bad = parse_u64(optarg, &o.batch); break;
+		case OPT_STORE_PCT: bad = parse_u64(optarg, &v) || v > 100; o.store_pct = (int)v; break;
+		case OPT_KEYS: bad = parse_u64(optarg, &o.keys) || o.keys < 16; break;
+		case OPT_VALUE_SIZE:
+			bad = parse_u64(optarg, &v) || v < 64 || v > BENCH_PAGE || BENCH_PAGE % v;
+			o.value_bytes = v;
+			break;
+		case OPT_DIST:
+			if (!strcmp(optarg, "zipf"))
+				o.zipf = true;
+			else if (!strcmp(optarg, "uniform"))
+				o.zipf = false;
+			else
+				bad = 1;
+			break;
+		case OPT_HOT_FRAC: bad = parse_double(optarg, &d) || d <= 0 || d > 1; o.hot_frac = d; break;
+		case OPT_THETA: bad = parse_double(optarg, &d) || d <= 0 || d >= 1; o.theta = d; break;
+		case OPT_HOT_MASS: bad = parse_double(optarg, &d) || d <= 0 || d > 1; o.hot_mass = d; break;
+		case OPT_SCATTER: o.scatter = true; break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+		if (bad) {
+			fprintf(stderr, "pghot bench: bad value '%s' for an option\n", optarg);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "pghot bench: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	return run_bench(&run);
 }
