@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The configuration table and everything it drives: INI parsing (libinih,
+ * through a line-counting reader so every message names FILE:LINE),
+ * validation, get/set by name, and the pghot.conf(5) man page.
+ *
+ * Adding a key: one line in cfg_entries[] (and its field in struct
+ * pghotd_config). Nothing else lists keys.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "cmd/common/config.h"
+
+#define OFF(f) offsetof(struct pghotd_config, f)
+
+static const char *const src_names[PGHOTD_SRC_MAX] = {
+	[PGHOTD_SRC_DAMON] = "damon",
+	[PGHOTD_SRC_FEED] = "feed",
+};
+
+const char *pghotd_src_name(enum pghotd_src s)
+{
+	return s < PGHOTD_SRC_MAX ? src_names[s] : "?";
+}
+
+enum pghot_src pghotd_src_engine(enum pghotd_src s)
+{
+	return s == PGHOTD_SRC_DAMON ? PGHOT_SRC_SCAN : PGHOT_SRC_FEED;
+}
+
+static const char *const mode_names[PGHOT_MODE_MAX] = {
+	[PGHOT_MODE_DEFAULT] = "default",
+	[PGHOT_MODE_PRECISE] = "precise",
+};
+
+#define RT CFG_F_RUNTIME
+static const struct cfg_desc cfg_entries[] = {
+	/* [engine] */
+	{ "engine", "mode", CFG_MODE, 0, 0, "default", "",
+	  "Record format: default (1 byte per page) or precise (4 bytes, keeps the accessing node). Needs a restart.",
+	  OFF(mode), 0 },
+	{ "engine", "enabled_sources", CFG_SOURCES, 0, 0, "damon", "",
+	  "Hotness sources to run, comma-separated: damon, feed.",
+	  OFF(sources), RT },
+	{ "engine", "target_nid", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
+	{ "engine", "freq_threshold", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
+	{ "engine", "promote_window_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
+	{ "engine", "promote_rate_limit_MBps", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
+	{ "engine", "sleep_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
+	{ "engine", "batch_nr", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
+	{ "engine", "lower_tier_nodes", CFG_NODELIST, 0, 0, "", "",
+	  "Nodes to treat as lower tier (e.g. 1,2), overriding the kernel's memory tiers; empty: kernel tiers, else CPU-less nodes. Needs a restart.",
+	  OFF(lower_tier_nodes), 0 },
+	/* [targets] */
+	{ "targets", "pids", CFG_PIDLIST, 0, 0, "", "",
+	  "Process ids to manage, space-separated.", OFF(pids), RT },
+	{ "targets", "comm", CFG_COMMLIST, 0, 0, "", "",
+	  "Command names (as in /proc/PID/comm) to manage, space-separated.", OFF(comm), RT },
+	{ "targets", "cgroup", CFG_STRING, 0, 0, "", "",
+	  "A cgroup v2 path below <sysfs_root>/fs/cgroup whose processes are managed.", OFF(cgroup), RT },
+	{ "targets", "min_rss_mb", CFG_UINT, 0, UINT64_C(1) << 30, "0", "MiB",
+	  "Manage every process whose resident set is at least this large; 0: off.", OFF(min_rss_mb), RT },
+	{ "targets", "rescan_ms", CFG_UINT, 100, 3600000, "5000", "ms",
+	  "How often the target processes are looked up again.", OFF(rescan_ms), RT },
+	/* [damon] */
+	{ "damon", "sample_us", CFG_UINT, 100, 10000000, "5000", "us",
+	  "DAMON sampling interval.", OFF(sample_us), RT },
+	{ "damon", "aggr_us", CFG_UINT, 1000, 100000000, "100000", "us",
+	  "DAMON aggregation interval; hot regions are reported once per interval.", OFF(aggr_us), RT },
+	{ "damon", "min_nr_regions", CFG_UINT, 3, 100000, "10", "regions",
+	  "DAMON lower bound of monitoring regions per target.", OFF(min_nr_regions), RT },
+	{ "damon", "max_nr_regions", CFG_UINT, 3, 100000, "1000", "regions",
+	  "DAMON upper bound of monitoring regions per target.", OFF(max_nr_regions), RT },
+	{ "damon", "hot_min_accesses", CFG_UINT, 1, 1000, "1", "samples",
+	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.", OFF(hot_min_accesses), RT },
+	/* [feed] */
+	{ "feed", "path", CFG_STRING, 0, 0, "", "",
+	  "Feed source input: a regular file (read, then followed), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
+	  OFF(feed_path), RT },
+	/* [demotion] */
+	{ "demotion", "enabled", CFG_BOOL, 0, 0, "false", "",
+	  "Demote cold pages of the targets from top-tier nodes short of free memory. Use this or the kernel's reclaim-based demotion (/sys/kernel/mm/numa/demotion_enabled), not both.",
+	  OFF(demote_enabled), RT },
+	{ "demotion", "low_wmark_pct", CFG_UINT, 1, 99, "5", "%",
+	  "Demotion starts when a top-tier node's free memory falls below this share of its size.", OFF(demote_low_wmark_pct), RT },
+	{ "demotion", "high_wmark_pct", CFG_UINT, 1, 99, "10", "%",
+	  "Demotion stops when free memory is back above this share.", OFF(demote_high_wmark_pct), RT },
+	{ "demotion", "rate_limit_MBps", CFG_UINT, 1, 1048576, "256", "MB/s",
+	  "Most memory demoted per second.", OFF(demote_rate_limit_MBps), RT },
+	/* [stats] */
+	{ "stats", "socket", CFG_STRING, 0, 0, "/run/pghot/pghotd.sock", "",
+	  "Control socket of `pghot stat` and `pghot ctl`. Needs a restart.", OFF(socket), 0 },
+	{ "stats", "prometheus_file", CFG_STRING, 0, 0, "", "",
+	  "Prometheus text file for node_exporter's textfile collector, rewritten every interval; empty: off.",
+	  OFF(prometheus_file), RT },
+	{ "stats", "interval_ms", CFG_UINT, 100, 3600000, "1000", "ms",
+	  "How often the Prometheus file is written.", OFF(stats_interval_ms), RT },
+	/* [system] */
+	{ "system", "sysfs_root", CFG_STRING, 0, 0, "/sys", "",
+	  "Where sysfs is mounted (a fake tree in tests). Needs a restart.", OFF(sysfs_root), 0 },
+	{ "system", "procfs_root", CFG_STRING, 0, 0, "/proc", "",
+	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), 0 },
+	{ "system", "run_dir", CFG_STRING, 0, 0, "/run/pghot", "",
+	  "Directory for runtime files. Needs a restart.", OFF(run_dir), 0 },
+};
+#undef RT
+
+_Static_assert(sizeof(cfg_entries) / sizeof(cfg_entries[0]) <= 64,
+	       "struct pghotd_config.line[] too small");
+
+const struct cfg_desc *cfg_table(size_t *ret_n)
+{
+	*ret_n = sizeof(cfg_entries) / sizeof(cfg_entries[0]);
+	return cfg_entries;
+}
+
+static size_t desc_index(const struct cfg_desc *d)
+{
+	return (size_t)(d - cfg_entries);
+}
+
+const struct cfg_desc *cfg_find(const char *name)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
+	const char *dot = strchr(name, '.');
+
+	for (size_t i = 0; i < n; i++) {
+		if (dot) {
+			size_t sl = (size_t)(dot - name);
+
+			if (strlen(t[i].section) == sl &&
+			    !strncmp(t[i].section, name, sl) &&
+			    !strcmp(t[i].name, dot + 1))
+				return &t[i];
+		} else if (!strcmp(t[i].name, name)) {
+			return &t[i];
+		}
+	}
+	return NULL;
+}
+
+/* The engine's description of a tunable entry, and its index. */
+static const struct pghot_tunable_desc *tdesc(const struct cfg_desc *d,
+					      size_t *ret_idx)
+{
+	size_t n;
+	const struct pghot_tunable_desc *t = pghot_tunable_descs(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i].name, d->name)) {
+			if (ret_idx)
+				*ret_idx = i;
+			return &t[i];
+		}
+	return NULL;
+}
+
+static const char *desc_unit(const struct cfg_desc *d)
+{
+	const struct pghot_tunable_desc *t;
+
+	if (d->type == CFG_TUNABLE && (t = tdesc(d, NULL)))
+		return t->unit;
+	return d->unit ? d->unit : "";
+}
+
+static const char *desc_help(const struct cfg_desc *d)
+{
+	const struct pghot_tunable_desc *t;
+
+	if (d->type == CFG_TUNABLE && (t = tdesc(d, NULL)))
+		return t->help;
+	return d->help ? d->help : "";
+}
+
+static void *field(struct pghotd_config *c, const struct cfg_desc *d)
+{
+	return (char *)c + d->offset;
+}
+
+static const void *cfield(const struct pghotd_config *c,
+			  const struct cfg_desc *d)
+{
+	return (const char *)c + d->offset;
+}
+
+static uint64_t tun_get(const struct pghot_tunables *t,
+			const struct pghot_tunable_desc *td)
+{
+	const char *p = (const char *)t + td->offset;
+
+	if (td->size == 8) {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return v;
+	}
+	if (td->is_signed) {
+		int32_t v;
+
+		memcpy(&v, p, 4);
+		return (uint64_t)(int64_t)v;
+	}
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void tun_put(struct pghot_tunables *t,
+		    const struct pghot_tunable_desc *td, uint64_t v)
+{
+	char *p = (char *)t + td->offset;
+
+	if (td->size == 8) {
+		memcpy(p, &v, 8);
+	} else {
+		uint32_t v32 = (uint32_t)v;
+
+		memcpy(p, &v32, 4);
+	}
+}
+
+/* "FILE:LINE: " or "" */
+static int where(char *buf, size_t len, const struct pghotd_config *c,
+		 int line)
+{
+	if (c->file && line > 0)
+		return snprintf(buf, len, "%s:%d: ", c->file, line);
+	if (c->file)
+		return snprintf(buf, len, "%s: ", c->file);
+	buf[0] = '\0';
+	return 0;
+}
+
+static int fail(char *errbuf, size_t errlen, const struct pghotd_config *c,
+		int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int fail(char *errbuf, size_t errlen, const struct pghotd_config *c,
+		int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!errbuf || !errlen)
+		return -EINVAL;
+	n = where(errbuf, errlen, c, line);
+	if (n < 0 || (size_t)n >= errlen)
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(errbuf + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int parse_u64(const char *s, uint64_t *ret)
+{
+	unsigned long long v;
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -ERANGE;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
+			char *buf, size_t len)
+{
+	const struct pghot_tunable_desc *t;
+
+	switch (d->type) {
+	case CFG_UINT:
+		snprintf(buf, len, "%" PRIu64 "..%" PRIu64, d->min, d->max);
+		break;
+	case CFG_TUNABLE:
+		t = tdesc(d, NULL);
+		if (t && mode < PGHOT_MODE_MAX)
+			snprintf(buf, len, "%" PRIu64 "..%" PRIu64, t->min[mode],
+				 t->max[mode]);
+		else
+			snprintf(buf, len, "?");
+		break;
+	case CFG_BOOL:
+		snprintf(buf, len, "true, false");
+		break;
+	case CFG_MODE:
+		snprintf(buf, len, "default, precise");
+		break;
+	case CFG_SOURCES:
+		snprintf(buf, len, "damon, feed (comma-separated)");
+		break;
+	case CFG_NODELIST:
+		snprintf(buf, len, "node list, e.g. 1,2 or 1-3");
+		break;
+	case CFG_PIDLIST:
+		snprintf(buf, len, "process ids, space-separated");
+		break;
+	case CFG_COMMLIST:
+		snprintf(buf, len, "command names of up to 15 characters, space-separated");
+		break;
+	default:
+		snprintf(buf, len, "text");
+	}
+}
+
+static int set_sources(struct pghotd_config *c, const char *v, uint32_t *ret,
+		       char *bad, size_t badlen)
+{
+	uint32_t m = 0;
+	const char *p = v;
+
+	while (*p) {
+		size_t l;
+		int s;
+
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		l = strcspn(p, ", \t");
+		for (s = 0; s < PGHOTD_SRC_MAX; s++)
+			if (strlen(src_names[s]) == l && !strncmp(src_names[s], p, l))
+				break;
+		if (s == PGHOTD_SRC_MAX) {
+			snprintf(bad, badlen, "%.*s", (int)(l > 64 ? 64 : l), p);
+			return -EINVAL;
+		}
+		m |= 1u << s;
+		p += l;
+	}
+	*ret = m;
+	return 0;
+}
+
+int cfg_set(struct pghotd_config *c, const char *section, const char *name,
+	    const char *value, int line, char *errbuf, size_t errlen)
+{
+	const struct cfg_desc *d = NULL;
+	char range[128], bad[80];
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
+	uint64_t v;
+	void *f;
+
+	if (section) {
+		bool known_section = false;
+
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(t[i].section, section))
+				continue;
+			known_section = true;
+			if (!strcmp(t[i].name, name)) {
+				d = &t[i];
+				break;
+			}
+		}
+		if (!known_section) {
+			fail(errbuf, errlen, c, line,
+			     "unknown section [%s] (key '%s'); sections: engine, targets, damon, feed, demotion, stats, system",
+			     section, name);
+			return -ENOENT;
+		}
+		if (!d) {
+			fail(errbuf, errlen, c, line,
+			     "unknown key '%s' in section [%s]", name, section);
+			return -ENOENT;
+		}
+	} else {
+		d = cfg_find(name);
+		if (!d) {
+			fail(errbuf, errlen, c, line, "unknown key '%s'", name);
+			return -ENOENT;
+		}
+	}
+	f = field(c, d);
+	c->line[desc_index(d)] = line;
+	cfg_describe_range(d, c->mode, range, sizeof(range));
+
+	switch (d->type) {
+	case CFG_UINT:
+		if (parse_u64(value, &v))
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': value '%s' is not a number (%s: %s)",
+				    d->name, value, d->name, range);
+		if (v < d->min || v > d->max)
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': value '%s' out of range %s (%s)",
+				    d->name, value, range, d->name);
+		*(uint64_t *)f = v;
+		return 0;
+	case CFG_TUNABLE: {
+		const struct pghot_tunable_desc *td;
+		size_t idx;
+
+		td = tdesc(d, &idx);
+		if (!td)
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': not known to the engine", d->name);
+		if (parse_u64(value, &v))
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': value '%s' is not a number (%s: %s)",
+				    d->name, value, d->name, range);
+		/* the range depends on mode: checked by cfg_finalize() */
+		if (v > UINT32_MAX && td->size != 8)
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': value '%s' out of range %s (%s)",
+				    d->name, value, range, d->name);
+		tun_put(&c->tun, td, v);
+		c->tun_set |= 1u << idx;
+		return 0;
+	}
+	case CFG_BOOL:
+		if (!strcasecmp(value, "true") || !strcasecmp(value, "yes") ||
+		    !strcasecmp(value, "on") || !strcmp(value, "1"))
+			*(bool *)f = true;
+		else if (!strcasecmp(value, "false") || !strcasecmp(value, "no") ||
+			 !strcasecmp(value, "off") || !strcmp(value, "0"))
+			*(bool *)f = false;
+		else
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': value '%s' not allowed; allowed values: true, false",
+				    d->name, value);
+		return 0;
+	case CFG_STRING:
+		if (strlen(value) >= CFG_PATH_LEN)
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': value longer than %d characters",
+				    d->name, CFG_PATH_LEN - 1);
+		snprintf(f, CFG_PATH_LEN, "%s", value);
+		return 0;
+	case CFG_MODE:
+		for (int m = 0; m < PGHOT_MODE_MAX; m++)
+			if (!strcmp(value, mode_names[m])) {
+				*(enum pghot_mode *)f = (enum pghot_mode)m;
+				return 0;
+			}
+		return fail(errbuf, errlen, c, line,
+			    "key '%s': value '%s' not allowed; allowed values: default, precise",
+			    d->name, value);
+	case CFG_SOURCES: {
+		uint32_t m;
+
+		if (set_sources(c, value, &m, bad, sizeof(bad)))
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': value '%s' not allowed: unknown source '%s'; allowed values: damon, feed",
+				    d->name, value, bad);
+		*(uint32_t *)f = m;
+		return 0;
+	}
+	case CFG_NODELIST: {
+		struct nodemask m;
+
+		if (nodelist_parse(value, &m))
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': value '%s' is not a node list (e.g. 1,2 or 1-3; nodes 0..%d)",
+				    d->name, value, PGHOT_MAX_NODES - 1);
+		*(struct nodemask *)f = m;
+		return 0;
+	}
+	case CFG_PIDLIST: {
+		const char *p = value;
+		size_t k = 0;
+
+		while (*p) {
+			char tok[32];
+			size_t l;
+
+			while (*p == ',' || isspace((unsigned char)*p))
+				p++;
+			if (!*p)
+				break;
+			l = strcspn(p, ", \t");
+			snprintf(tok, sizeof(tok), "%.*s", (int)(l < 31 ? l : 31), p);
+			if (l > 10 || parse_u64(tok, &v) || v < 1 || v > 4194304)
+				return fail(errbuf, errlen, c, line,
+					    "key '%s': value '%s' out of range 1..4194304 (%s)",
+					    d->name, tok, d->name);
+			if (k == CFG_MAX_PIDS)
+				return fail(errbuf, errlen, c, line,
+					    "key '%s': more than %d pids; use comm or cgroup",
+					    d->name, CFG_MAX_PIDS);
+			c->pids[k++] = (pid_t)v;
+			p += l;
+		}
+		c->nr_pids = k;
+		return 0;
+	}
+	case CFG_COMMLIST: {
+		const char *p = value;
+		size_t k = 0;
+
+		while (*p) {
+			size_t l;
+
+			while (isspace((unsigned char)*p))
+				p++;
+			if (!*p)
+				break;
+			l = strcspn(p, " \t");
+			if (l > 15)
+				return fail(errbuf, errlen, c, line,
+					    "key '%s': value '%.*s' longer than 15 characters (the kernel keeps 15 in /proc/PID/comm)",
+					    d->name, (int)(l > 64 ? 64 : l), p);
+			if (k == CFG_MAX_COMMS)
+				return fail(errbuf, errlen, c, line,
+					    "key '%s': more than %d names",
+					    d->name, CFG_MAX_COMMS);
+			snprintf(c->comm[k++], 16, "%.*s", (int)l, p);
+			p += l;
+		}
+		c->nr_comms = k;
+		return 0;
+	}
+	default:
+		return fail(errbuf, errlen, c, line, "key '%s': bad type",
+			    d->name);
+	}
+}
+
+void cfg_init(struct pghotd_config *c)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
+	char err[256];
+
+	memset(c, 0, sizeof(*c));
+	pghot_tunables_default(PGHOT_MODE_DEFAULT, &c->tun);
+	for (size_t i = 0; i < n; i++)
+		if (t[i].def)
+			cfg_set(c, t[i].section, t[i].name, t[i].def, 0, err,
+				sizeof(err));
+	memset(c->line, 0, sizeof(c->line));
+}
+
+int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
+{
+	size_t n, nt;
+	const struct cfg_desc *t = cfg_table(&n);
+	const struct pghot_tunable_desc *td = pghot_tunable_descs(&nt);
+	struct pghot_tunables def;
+	char msg[256];
+
+	pghot_tunables_default(c->mode, &def);
+	/* tunables not given take the defaults of the chosen mode */
+	for (size_t i = 0; i < nt; i++)
+		if (!(c->tun_set & (1u << i)))
+			tun_put(&c->tun, &td[i], tun_get(&def, &td[i]));
+	c->tun.enabled_sources = 0;
+	for (int s = 0; s < PGHOTD_SRC_MAX; s++)
+		if (c->sources & (1u << s))
+			c->tun.enabled_sources |= 1u << pghotd_src_engine(s);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pghot_tunable_desc *e;
+		uint64_t v;
+		char range[64], val[32];
+
+		if (t[i].type != CFG_TUNABLE || !(e = tdesc(&t[i], NULL)))
+			continue;
+		v = tun_get(&c->tun, e);
+		if (e->is_signed ? ((int64_t)v >= (int64_t)e->min[c->mode] &&
+				    (int64_t)v <= (int64_t)e->max[c->mode])
+				 : (v >= e->min[c->mode] && v <= e->max[c->mode]))
+			continue;
+		cfg_describe_range(&t[i], c->mode, range, sizeof(range));
+		if (e->is_signed)
+			snprintf(val, sizeof(val), "%" PRId64, (int64_t)v);
+		else
+			snprintf(val, sizeof(val), "%" PRIu64, v);
+		return fail(errbuf, errlen, c, c->line[i],
+			    "key '%s': value '%s' out of range %s (%s)",
+			    t[i].name, val, range, t[i].name);
+	}
+	if (pghot_tunables_check(&c->tun, c->mode, msg, sizeof(msg)))
+		return fail(errbuf, errlen, c, 0, "%s", msg);
+	if (c->demote_low_wmark_pct >= c->demote_high_wmark_pct) {
+		const struct cfg_desc *d = cfg_find("high_wmark_pct");
+
+		return fail(errbuf, errlen, c, c->line[desc_index(d)],
+			    "key 'high_wmark_pct': value '%" PRIu64 "' must be above low_wmark_pct (%" PRIu64 ")",
+			    c->demote_high_wmark_pct, c->demote_low_wmark_pct);
+	}
+	if (c->min_nr_regions > c->max_nr_regions) {
+		const struct cfg_desc *d = cfg_find("max_nr_regions");
+
+		return fail(errbuf, errlen, c, c->line[desc_index(d)],
+			    "key 'max_nr_regions': value '%" PRIu64 "' below min_nr_regions (%" PRIu64 ")",
+			    c->max_nr_regions, c->min_nr_regions);
+	}
+	if (c->aggr_us < c->sample_us) {
+		const struct cfg_desc *d = cfg_find("aggr_us");
+
+		return fail(errbuf, errlen, c, c->line[desc_index(d)],
+			    "key 'aggr_us': value '%" PRIu64 "' below sample_us (%" PRIu64 ")",
+			    c->aggr_us, c->sample_us);
+	}
+	if ((c->sources & (1u << PGHOTD_SRC_FEED)) && !c->feed_path[0])
+		return fail(errbuf, errlen, c, 0,
+			    "source 'feed' is enabled but [feed] path is empty: set path = FILE, FIFO or socket");
+	return 0;
+}
+
+/* inih reader over a buffer that counts lines, so messages name them. */
+struct reader {
+	const char *p, *end;
+	int line;
+	int long_line;	/* first line longer than the buffer, or 0 */
+};
+
+static char *reader_fn(char *str, int num, void *stream)
+{
+	struct reader *r = stream;
+	size_t n = 0;
+
+	if (r->p >= r->end || num < 2)
+		return NULL;
+	r->line++;
+	while (r->p < r->end && *r->p != '\n') {
+		if (n < (size_t)num - 2) {
+			str[n++] = *r->p == '\0' ? ' ' : *r->p;
+		} else if (!r->long_line) {
+			r->long_line = r->line;
+		}
+		r->p++;
+	}
+	if (r->p < r->end)
+		r->p++;
+	str[n++] = '\n';
+	str[n] = '\0';
+	return str;
+}
+
+struct parse_ctx {
+	struct pghotd_config *c;
+	struct reader *r;
+	char *errbuf;
+	size_t errlen;
+	int err;
+};
+
+static int handler(void *user, const char *section, const char *name,
+		   const char *value)
+{
+	struct parse_ctx *p = user;
+
+	if (p->err)
+		return 0;
+	if (!name || !*name)
+		return 1;
+	if (!value)
+		value = "";
+	p->err = cfg_set(p->c, section, name, value, p->r->line, p->errbuf,
+			 p->errlen);
+	if (p->err == -ENOENT)
+		p->err = -EINVAL;
+	return !p->err;
+}
+
+int cfg_parse_string(struct pghotd_config *c, const char *text, size_t len,
+		     const char *file, char *errbuf, size_t errlen)
+{
+	struct reader r = { .p = text, .end = text + len };
+	struct parse_ctx p = { c, &r, errbuf, errlen, 0 };
+	int line;
+
+	c->file = file;
+	line = ini_parse_stream(reader_fn, &r, handler, &p);
+	if (p.err)
+		return p.err;
+	if (r.long_line)
+		return fail(errbuf, errlen, c, r.long_line,
+			    "line longer than %d characters", 1022);
+	if (line > 0)
+		return fail(errbuf, errlen, c, line,
+			    "syntax error: expected '[section]', 'key = value' or a '#' comment");
+	if (line < 0)
+		return fail(errbuf, errlen, c, 0, "cannot parse: out of memory");
+	return cfg_finalize(c, errbuf, errlen);
+}
+
+int cfg_load_file(struct pghotd_config *c, const char *path, char *errbuf,
+		  size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+	int err;
+
+	if (!f) {
+		err = -errno;
+		snprintf(errbuf, errlen, "%s: cannot open: %s", path,
+			 strerror(-err));
+		return err;
+	}
+	for (;;) {
+		size_t r;
+
+		if (len + 4096 > cap) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 16384;
+			if (cap > (16u << 20) || !(nb = realloc(buf, cap))) {
+				free(buf);
+				fclose(f);
+				snprintf(errbuf, errlen, "%s: file too large", path);
+				return -EFBIG;
+			}
+			buf = nb;
+		}
+		r = fread(buf + len, 1, cap - len, f);
+		len += r;
+		if (r == 0)
+			break;
+	}
+	fclose(f);
+	err = cfg_parse_string(c, buf ? buf : "", len, path, errbuf, errlen);
+	free(buf);
+	return err;
+}
+
+void cfg_format(const struct pghotd_config *c, const struct cfg_desc *d,
+		char *buf, size_t len)
+{
+	const void *f = cfield(c, d);
+	const struct pghot_tunable_desc *td;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	switch (d->type) {
+	case CFG_UINT:
+		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)f);
+		break;
+	case CFG_TUNABLE:
+		td = tdesc(d, NULL);
+		if (!td)
+			break;
+		if (td->is_signed)
+			snprintf(buf, len, "%" PRId64, (int64_t)tun_get(&c->tun, td));
+		else
+			snprintf(buf, len, "%" PRIu64, tun_get(&c->tun, td));
+		break;
+	case CFG_BOOL:
+		snprintf(buf, len, "%s", *(const bool *)f ? "true" : "false");
+		break;
+	case CFG_STRING:
+		snprintf(buf, len, "%s", (const char *)f);
+		break;
+	case CFG_MODE:
+		snprintf(buf, len, "%s", mode_names[c->mode]);
+		break;
+	case CFG_SOURCES:
+		for (int s = 0; s < PGHOTD_SRC_MAX; s++)
+			if (c->sources & (1u << s)) {
+				int n = snprintf(buf + off, len - off, "%s%s",
+						 off ? "," : "", src_names[s]);
+				if (n < 0 || (size_t)n >= len - off)
+					break;
+				off += (size_t)n;
+			}
+		break;
+	case CFG_NODELIST:
+		nodelist_format(f, buf, len);
+		break;
+	case CFG_PIDLIST:
+		for (size_t i = 0; i < c->nr_pids; i++) {
+			int n = snprintf(buf + off, len - off, "%s%d",
+					 off ? " " : "", (int)c->pids[i]);
+			if (n < 0 || (size_t)n >= len - off)
+				break;
+			off += (size_t)n;
+		}
+		break;
+	case CFG_COMMLIST:
+		for (size_t i = 0; i < c->nr_comms; i++) {
+			int n = snprintf(buf + off, len - off, "%s%s",
+					 off ? " " : "", c->comm[i]);
+			if (n < 0 || (size_t)n >= len - off)
+				break;
+			off += (size_t)n;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void man_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else if (*s == '`')
+			fputc('\'', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+void cfg_write_man(FILE *f)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
+	const char *section = "";
+
+	fputs(".\\\" Generated by `pghotd --dump-config-man` from the config table\n"
+	      ".\\\" (src/cmd/common/config.c). Do not edit: run `make docs/pghot.conf.5`.\n"
+	      ".TH PGHOT.CONF 5 \"\" \"pghot\" \"File Formats\"\n"
+	      ".SH NAME\npghot.conf \\- configuration of the pghotd hot\\-page promotion daemon\n"
+	      ".SH SYNOPSIS\n/etc/pghot/pghot.conf\n"
+	      ".SH DESCRIPTION\n"
+	      "An INI file: \\fB[section]\\fR headers, \\fIkey\\fR = \\fIvalue\\fR lines, "
+	      "comments starting with \\fB#\\fR or \\fB;\\fR. Unknown sections and keys are errors. "
+	      "Check a file with \\fBpghotd \\-\\-check\\-config\\fR \\fIFILE\\fR: it prints "
+	      "\\fIFILE\\fR:\\fILINE\\fR: and the reason for the first bad line, and exits 1.\n"
+	      ".PP\nCommand\\-line options of \\fBpghotd\\fR(8) override the file. "
+	      "Keys marked \\fIlive\\fR are applied on \\fBSIGHUP\\fR and by "
+	      "\\fBpghot ctl set\\fR; the others need a restart. "
+	      "Engine tunables have the ranges of the record mode: the first range is "
+	      "for mode = default, the second for mode = precise.\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct cfg_desc *d = &t[i];
+		char range[128], def[128];
+
+		if (strcmp(section, d->section)) {
+			section = d->section;
+			fprintf(f, ".SH [%s]\n", section);
+		}
+		fprintf(f, ".TP\n.B %s\n", d->name);
+		man_escape(f, desc_help(d));
+		fputs("\n.br\n", f);
+		if (d->type == CFG_TUNABLE) {
+			const struct pghot_tunable_desc *td = tdesc(d, NULL);
+			char r2[64];
+
+			cfg_describe_range(d, PGHOT_MODE_DEFAULT, range, sizeof(range));
+			cfg_describe_range(d, PGHOT_MODE_PRECISE, r2, sizeof(r2));
+			fprintf(f, "Range: %s (default mode), %s (precise mode). ",
+				range, r2);
+			if (td)
+				fprintf(f, "Default: %" PRIu64 " / %" PRIu64 ". ",
+					td->def[PGHOT_MODE_DEFAULT],
+					td->def[PGHOT_MODE_PRECISE]);
+		} else {
+			cfg_describe_range(d, PGHOT_MODE_DEFAULT, range, sizeof(range));
+			fputs("Values: ", f);
+			man_escape(f, range);
+			snprintf(def, sizeof(def), "%s", d->def ? d->def : "");
+			fputs(". Default: ", f);
+			man_escape(f, def[0] ? def : "(empty)");
+			fputs(". ", f);
+		}
+		if (desc_unit(d)[0]) {
+			fputs("Unit: ", f);
+			man_escape(f, desc_unit(d));
+			fputs(". ", f);
+		}
+		fputs(d->flags & CFG_F_RUNTIME ? "Live.\n" : "Restart.\n", f);
+	}
+	fputs(".SH EXAMPLE\n.nf\n"
+	      "[engine]\nenabled_sources = damon\nfreq_threshold = 2\n"
+	      "[targets]\ncomm = memcached\n"
+	      "[stats]\nprometheus_file = /var/lib/node_exporter/pghot.prom\n"
+	      ".fi\n.SH SEE ALSO\n\\fBpghotd\\fR(8), \\fBpghot\\fR(1)\n", f);
+}

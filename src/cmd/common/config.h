@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pghotd's configuration: ONE declarative table (cfg_table(): section, name,
+ * type, min, max, default, unit, help) drives parsing of the INI file,
+ * validation, `pghot ctl get/set` over the control socket, and the man page
+ * pghot.conf(5) (`pghotd --dump-config-man`). Engine tunables take their
+ * ranges and defaults from pghot_tunable_descs(), per record mode.
+ */
+#ifndef PGHOT_CMD_COMMON_CONFIG_H
+#define PGHOT_CMD_COMMON_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <pghot/pghot.h>
+
+#include "linux/fsroot.h"
+
+/* Hotness sources pghotd can run (enabled_sources = damon,feed). */
+enum pghotd_src {
+	PGHOTD_SRC_DAMON = 0,
+	PGHOTD_SRC_FEED,
+	PGHOTD_SRC_MAX,
+};
+const char *pghotd_src_name(enum pghotd_src s);
+enum pghot_src pghotd_src_engine(enum pghotd_src s);
+
+#define CFG_MAX_PIDS 256
+#define CFG_MAX_COMMS 16
+#define CFG_PATH_LEN 1024
+
+struct pghotd_config {
+	/* [engine] */
+	enum pghot_mode mode;
+	uint32_t sources;		/* bit per enum pghotd_src */
+	struct pghot_tunables tun;	/* enabled_sources derived from sources */
+	struct nodemask lower_tier_nodes; /* empty: from the kernel/CPUs */
+	/* [targets] */
+	pid_t pids[CFG_MAX_PIDS];
+	size_t nr_pids;
+	char comm[CFG_MAX_COMMS][16];
+	size_t nr_comms;
+	char cgroup[CFG_PATH_LEN];
+	uint64_t min_rss_mb;		/* 0: off */
+	uint64_t rescan_ms;
+	/* [damon] */
+	uint64_t sample_us, aggr_us;
+	uint64_t min_nr_regions, max_nr_regions, hot_min_accesses;
+	/* [feed] */
+	char feed_path[CFG_PATH_LEN];
+	/* [demotion] */
+	bool demote_enabled;
+	uint64_t demote_low_wmark_pct, demote_high_wmark_pct;
+	uint64_t demote_rate_limit_MBps;
+	/* [stats] */
+	char socket[CFG_PATH_LEN];
+	char prometheus_file[CFG_PATH_LEN];
+	uint64_t stats_interval_ms;
+	/* [system] */
+	char sysfs_root[CFG_PATH_LEN];
+	char procfs_root[CFG_PATH_LEN];
+	char run_dir[CFG_PATH_LEN];
+
+	/* bookkeeping: which engine tunables were given, and where */
+	uint32_t tun_set;		/* bit per pghot_tunable_descs() index */
+	int line[64];			/* per cfg_table() index: line set, or 0 */
+	const char *file;		/* for messages; borrowed */
+};
+
+enum cfg_type {
+	CFG_UINT = 0,	/* uint64_t within min..max */
+	CFG_BOOL,	/* true/false, yes/no, on/off, 1/0 */
+	CFG_STRING,	/* char[CFG_PATH_LEN] */
+	CFG_MODE,	/* default|precise */
+	CFG_SOURCES,	/* list of source names */
+	CFG_NODELIST,	/* "1,2" or "1-3" */
+	CFG_PIDLIST,	/* space-separated pids */
+	CFG_COMMLIST,	/* space-separated command names */
+	CFG_TUNABLE,	/* engine tunable: ranges from pghot_tunable_descs() */
+	CFG_TYPE_MAX,
+};
+
+/* Entry flags. */
+#define CFG_F_RUNTIME 0x1	/* `pghot ctl set` and SIGHUP apply it live */
+
+struct cfg_desc {
+	const char *section;
+	const char *name;
+	enum cfg_type type;
+	uint64_t min, max;	/* CFG_UINT */
+	const char *def;	/* default, as text (NULL: engine default) */
+	const char *unit;
+	const char *help;
+	size_t offset;		/* in struct pghotd_config */
+	unsigned int flags;
+};
+
+const struct cfg_desc *cfg_table(size_t *ret_n);
+/* Find by "name" or "section.name". */
+const struct cfg_desc *cfg_find(const char *name);
+
+/* Defaults of every key (mode default). */
+void cfg_init(struct pghotd_config *c);
+
+/**
+ * cfg_set() - parse and store one value.
+ * @section: the INI section, or NULL to find the key by name alone.
+ * @line:    line number for messages (0: not from a file).
+ * @errbuf:  "FILE:LINE: key 'x': value 'y' out of range 1..3 (x)" style.
+ * Engine tunables are range-checked later by cfg_finalize() (their range
+ * depends on mode). Return: 0, -EINVAL, -ENOENT (unknown key).
+ */
+int cfg_set(struct pghotd_config *c, const char *section, const char *name,
+	    const char *value, int line, char *errbuf, size_t errlen);
+
+/* Cross-key checks and engine defaults for tunables not given.
+ * Return: 0 or -EINVAL with a message naming the file and line. */
+int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen);
+
+/* Parse INI text / a file over the current contents of @c (call cfg_init()
+ * first), then cfg_finalize(). @file names the file in messages. */
+int cfg_parse_string(struct pghotd_config *c, const char *text, size_t len,
+		     const char *file, char *errbuf, size_t errlen);
+int cfg_load_file(struct pghotd_config *c, const char *path, char *errbuf,
+		  size_t errlen);
+
+/* Current value of @d as config text. */
+void cfg_format(const struct pghotd_config *c, const struct cfg_desc *d,
+		char *buf, size_t len);
+/* Allowed values of @d in @mode, for help and messages ("1..3"). */
+void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
+			char *buf, size_t len);
+
+/* Write pghot.conf(5) in roff to @f. */
+void cfg_write_man(FILE *f);
+
+#endif

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The feed source (src_feed_ops); the line format is in feed.h.
+ *
+ * Inputs are multiplexed on one epoll descriptor, the source's fd(): the
+ * listening socket and its clients, or the FIFO (which we also hold open for
+ * writing so it never reports end-of-file when a writer leaves). A regular
+ * file cannot be polled: it is read every interval_ms() from where the last
+ * read stopped; a file that shrank is read again from the start.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "linux/feed.h"
+#include "linux/source.h"
+
+#define FEED_MAX_CLIENTS 64
+#define FEED_FILE_INTERVAL_MS 100
+#define FEED_READ_BUDGET (1u << 20)	/* bytes per poll() and input */
+#define FEED_LOG_EVERY_MS 1000
+
+static bool is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Parse one unsigned field: decimal or 0x hex. */
+static int field_u64(const char **p, const char *end, bool allow_hex,
+		     uint64_t *ret)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	int base = 10;
+	size_t nd = 0;
+
+	if (allow_hex && end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	for (; s < end && !is_sep(*s); s++, nd++) {
+		int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return -EINVAL;
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	if (!nd)
+		return -EINVAL;
+	*p = s;
+	*ret = v;
+	return 0;
+}
+
+static void skip_sep(const char **p, const char *end)
+{
+	while (*p < end && is_sep(**p))
+		(*p)++;
+}
+
+int feed_parse_line(const char *line, size_t len, struct feed_sample *ret)
+{
+	const char *p = line, *end = line + len;
+	struct feed_sample s = { .nid = -1 };
+	uint64_t v;
+
+	skip_sep(&p, end);
+	if (p == end || *p == '#')
+		return 1;
+	if (len > FEED_LINE_MAX)
+		return -EINVAL;
+	if (field_u64(&p, end, false, &v) || v == 0 || v > 4194304)
+		return -EINVAL;
+	s.pid = (pid_t)v;
+	skip_sep(&p, end);
+	if (field_u64(&p, end, true, &s.vaddr))
+		return -EINVAL;
+	skip_sep(&p, end);
+	if (p < end) {
+		if (end - p >= 2 && p[0] == '-' && p[1] == '1' &&
+		    (end - p == 2 || is_sep(p[2]))) {
+			p += 2;
+		} else {
+			if (field_u64(&p, end, false, &v) || v >= 1024)
+				return -EINVAL;
+			s.nid = (int)v;
+		}
+		skip_sep(&p, end);
+	}
+	if (p < end) {
+		if (field_u64(&p, end, false, &s.time_ms))
+			return -EINVAL;
+		s.has_time = true;
+		skip_sep(&p, end);
+	}
+	if (p != end)
+		return -EINVAL;
+	*ret = s;
+	return 0;
+}
+
+enum feed_kind { FEED_FILE, FEED_FIFO, FEED_SOCKET };
+
+struct feed_conn {
+	int fd;
+	char buf[FEED_LINE_MAX + 2];
+	size_t len;
+	bool overlong;	/* discarding the rest of a too-long line */
+	uint64_t lineno;
+};
+
+struct feed {
+	enum feed_kind kind;
+	char path[1024];
+	int epfd;
+	int listen_fd;
+	int fifo_wr;		/* FIFO: our own writer, keeps it open */
+	struct feed_conn file;	/* FILE and FIFO input */
+	off_t file_off;
+	struct feed_conn *clients[FEED_MAX_CLIENTS];
+	struct src_stats st;
+	void (*log)(void *, int, const char *);
+	void *log_arg;
+	uint64_t last_log_ms, suppressed;
+	/* during poll() */
+	src_report_fn fn;
+	void *arg;
+	uint64_t now_ms;
+	int nr;
+};
+
+static void feed_log(struct feed *f, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void feed_log(struct feed *f, int level, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!f->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	f->log(f->log_arg, level, msg);
+}
+
+static void malformed(struct feed *f, struct feed_conn *c, const char *line,
+		      size_t len)
+{
+	f->st.malformed++;
+	if (f->last_log_ms && f->now_ms - f->last_log_ms < FEED_LOG_EVERY_MS) {
+		f->suppressed++;
+		return;
+	}
+	f->last_log_ms = f->now_ms ? f->now_ms : 1;
+	if (f->suppressed)
+		feed_log(f, LOG_WARNING,
+			 "feed '%s': malformed line %llu '%.*s'%s, ignoring (expected 'pid vaddr [nid] [time_ms]'); %llu more malformed lines not shown",
+			 f->path, (unsigned long long)c->lineno,
+			 (int)(len > 80 ? 80 : len), line, len > 80 ? "..." : "",
+			 (unsigned long long)f->suppressed);
+	else
+		feed_log(f, LOG_WARNING,
+			 "feed '%s': malformed line %llu '%.*s'%s, ignoring (expected 'pid vaddr [nid] [time_ms]')",
+			 f->path, (unsigned long long)c->lineno,
+			 (int)(len > 80 ? 80 : len), line, len > 80 ? "..." : "");
+	f->suppressed = 0;
+}
+
+static void handle_line(struct feed *f, struct feed_conn *c, const char *line,
+			size_t len, bool overlong)
+{
+	struct feed_sample s;
+	struct src_report r;
+	int err;
+
+	c->lineno++;
+	if (overlong) {
+		malformed(f, c, line, len);
+		return;
+	}
+	err = feed_parse_line(line, len, &s);
+	if (err == 1)
+		return;
+	if (err) {
+		malformed(f, c, line, len);
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.pid = s.pid;
+	r.start = s.vaddr & ~(uint64_t)4095;
+	r.end = r.start + 4096;
+	r.nid = s.nid;
+	r.time_ms = s.has_time && s.time_ms <= f->now_ms ? s.time_ms : f->now_ms;
+	r.nr_accesses = 1;
+	f->st.reports++;
+	f->st.bytes_reported += 4096;
+	f->nr++;
+	if (f->fn)
+		f->fn(f->arg, &r);
+}
+
+/* Split @data into lines, carrying a partial line in @c. */
+static void consume(struct feed *f, struct feed_conn *c, const char *data,
+		    size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char ch = data[i];
+
+		if (ch == '\n') {
+			handle_line(f, c, c->buf, c->len, c->overlong);
+			c->len = 0;
+			c->overlong = false;
+			continue;
+		}
+		if (c->len < FEED_LINE_MAX + 1)
+			c->buf[c->len++] = ch;
+		else
+			c->overlong = true;
+	}
+}
+
+/* Read what is available from @fd, up to the budget.
+ * Return: bytes read, 0 at end of file, -errno (-EAGAIN: nothing now). */
+static ssize_t drain(struct feed *f, struct feed_conn *c, int fd)
+{
+	char buf[65536];
+	size_t total = 0;
+
+	while (total < FEED_READ_BUDGET) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return total ? (ssize_t)total : -EAGAIN;
+			return -errno;
+		}
+		if (r == 0)
+			return (ssize_t)total;
+		consume(f, c, buf, (size_t)r);
+		total += (size_t)r;
+	}
+	return (ssize_t)total;
+}
+
+static void close_client(struct feed *f, int i)
+{
+	struct feed_conn *c = f->clients[i];
+
+	if (!c)
+		return;
+	if (c->len)	/* last line without a newline */
+		handle_line(f, c, c->buf, c->len, c->overlong);
+	epoll_ctl(f->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	free(c);
+	f->clients[i] = NULL;
+}
+
+static void accept_clients(struct feed *f)
+{
+	for (;;) {
+		struct epoll_event ev = { .events = EPOLLIN };
+		struct feed_conn *c;
+		int fd, i;
+
+		fd = accept4(f->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			return;
+		for (i = 0; i < FEED_MAX_CLIENTS && f->clients[i]; i++)
+			;
+		c = i < FEED_MAX_CLIENTS ? calloc(1, sizeof(*c)) : NULL;
+		if (!c) {
+			feed_log(f, LOG_WARNING,
+				 "feed '%s': too many clients (%d), refusing one",
+				 f->path, FEED_MAX_CLIENTS);
+			close(fd);
+			f->st.errors++;
+			continue;
+		}
+		c->fd = fd;
+		ev.data.u32 = (uint32_t)i + 1;
+		if (epoll_ctl(f->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+			close(fd);
+			free(c);
+			f->st.errors++;
+			continue;
+		}
+		f->clients[i] = c;
+	}
+}
+
+static void feed_close(void *priv)
+{
+	struct feed *f = priv;
+
+	if (!f)
+		return;
+	for (int i = 0; i < FEED_MAX_CLIENTS; i++)
+		close_client(f, i);
+	if (f->listen_fd >= 0) {
+		close(f->listen_fd);
+		unlink(f->path);
+	}
+	if (f->file.fd >= 0)
+		close(f->file.fd);
+	if (f->fifo_wr >= 0)
+		close(f->fifo_wr);
+	if (f->epfd >= 0)
+		close(f->epfd);
+	free(f);
+}
+
+static int open_socket(struct feed *f, char *errbuf, size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = 0 };
+	int err;
+
+	if (strlen(f->path) >= sizeof(sa.sun_path)) {
+		snprintf(errbuf, errlen, "feed path '%s' too long for a socket (max %zu)",
+			 f->path, sizeof(sa.sun_path) - 1);
+		return -ENAMETOOLONG;
+	}
+	strcpy(sa.sun_path, f->path);
+	f->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (f->listen_fd < 0)
+		goto fail;
+	unlink(f->path);	/* a stale socket of an earlier run */
+	if (bind(f->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(f->listen_fd, 16))
+		goto fail;
+	if (epoll_ctl(f->epfd, EPOLL_CTL_ADD, f->listen_fd, &ev))
+		goto fail;
+	return 0;
+fail:
+	err = -errno;
+	snprintf(errbuf, errlen, "cannot listen on feed socket '%s': %s",
+		 f->path, strerror(-err));
+	if (f->listen_fd >= 0)
+		close(f->listen_fd);
+	f->listen_fd = -1;
+	return err;
+}
+
+static int feed_open(const struct src_cfg *cfg, void **ret_priv, char *errbuf,
+		     size_t errlen)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = 0 };
+	struct feed *f;
+	struct stat st;
+	int err;
+
+	if (!cfg->feed_path || !cfg->feed_path[0]) {
+		snprintf(errbuf, errlen,
+			 "feed source has no input: set [feed] path = FILE, FIFO or socket");
+		return -EINVAL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		snprintf(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	f->listen_fd = f->fifo_wr = f->file.fd = -1;
+	f->log = cfg->log;
+	f->log_arg = cfg->log_arg;
+	snprintf(f->path, sizeof(f->path), "%s", cfg->feed_path);
+	f->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (f->epfd < 0) {
+		err = -errno;
+		snprintf(errbuf, errlen, "epoll_create1: %s", strerror(-err));
+		goto out;
+	}
+	if (stat(f->path, &st) && errno != ENOENT) {
+		err = -errno;
+		snprintf(errbuf, errlen, "cannot stat feed path '%s': %s",
+			 f->path, strerror(-err));
+		goto out;
+	}
+	if (!access(f->path, F_OK) && S_ISREG(st.st_mode)) {
+		f->kind = FEED_FILE;
+		f->file.fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	} else if (!access(f->path, F_OK) && S_ISFIFO(st.st_mode)) {
+		f->kind = FEED_FIFO;
+		f->file.fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (f->file.fd >= 0)
+			f->fifo_wr = open(f->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (f->file.fd >= 0 &&
+		    epoll_ctl(f->epfd, EPOLL_CTL_ADD, f->file.fd, &ev))
+			f->file.fd = -1;
+	} else if (access(f->path, F_OK) || S_ISSOCK(st.st_mode)) {
+		f->kind = FEED_SOCKET;
+		err = open_socket(f, errbuf, errlen);
+		if (err)
+			goto out;
+		*ret_priv = f;
+		return 0;
+	} else {
+		snprintf(errbuf, errlen,
+			 "feed path '%s' is not a regular file, FIFO or socket",
+			 f->path);
+		err = -EINVAL;
+		goto out;
+	}
+	if (f->file.fd < 0) {
+		err = -errno;
+		snprintf(errbuf, errlen, "cannot open feed '%s': %s", f->path,
+			 strerror(-err));
+		goto out;
+	}
+	*ret_priv = f;
+	return 0;
+out:
+	feed_close(f);
+	return err;
+}
+
+static int feed_set_targets(void *priv, const pid_t *pids, size_t n)
+{
+	return 0; /* the daemon drops samples of other processes */
+}
+
+static int feed_fd(void *priv)
+{
+	struct feed *f = priv;
+
+	return f->kind == FEED_FILE ? -1 : f->epfd;
+}
+
+static uint64_t feed_interval_ms(void *priv)
+{
+	struct feed *f = priv;
+
+	return f->kind == FEED_FILE ? FEED_FILE_INTERVAL_MS : 1000;
+}
+
+static void poll_file(struct feed *f)
+{
+	struct stat st;
+	ssize_t r;
+
+	if (!fstat(f->file.fd, &st) && st.st_size < f->file_off) {
+		feed_log(f, LOG_NOTICE, "feed '%s' shrank, reading it from the start",
+			 f->path);
+		f->file_off = 0;
+		f->file.len = 0;
+		f->file.lineno = 0;
+	}
+	if (lseek(f->file.fd, f->file_off, SEEK_SET) < 0) {
+		f->st.errors++;
+		return;
+	}
+	r = drain(f, &f->file, f->file.fd);
+	if (r > 0)
+		f->file_off += r;
+	else if (r < 0 && r != -EAGAIN)
+		f->st.errors++;
+}
+
+static int feed_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
+{
+	struct feed *f = priv;
+	struct epoll_event evs[16];
+	int n;
+
+	f->fn = fn;
+	f->arg = arg;
+	f->now_ms = now_ms;
+	f->nr = 0;
+	if (f->kind == FEED_FILE) {
+		poll_file(f);
+		goto out;
+	}
+	n = epoll_wait(f->epfd, evs, 16, 0);
+	for (int i = 0; i < n; i++) {
+		uint32_t id = evs[i].data.u32;
+
+		if (f->kind == FEED_FIFO) {
+			ssize_t r = drain(f, &f->file, f->file.fd);
+
+			if (r < 0 && r != -EAGAIN)
+				f->st.errors++;
+		} else if (id == 0) {
+			accept_clients(f);
+		} else if (id <= FEED_MAX_CLIENTS && f->clients[id - 1]) {
+			struct feed_conn *c = f->clients[id - 1];
+			ssize_t r = drain(f, c, c->fd);
+
+			if (r == 0 || (r < 0 && r != -EAGAIN))
+				close_client(f, (int)id - 1);
+		}
+	}
+out:
+	f->fn = NULL;
+	return f->nr;
+}
+
+static void feed_stats(void *priv, struct src_stats *ret)
+{
+	struct feed *f = priv;
+
+	*ret = f->st;
+}
+
+const struct src_ops src_feed_ops = {
+	.name = "feed",
+	.open = feed_open,
+	.set_targets = feed_set_targets,
+	.fd = feed_fd,
+	.interval_ms = feed_interval_ms,
+	.poll = feed_poll,
+	.stats = feed_stats,
+	.close = feed_close,
+};

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Readers of sysfs/procfs files below a configurable root; see fsroot.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linux/fsroot.h"
+
+static int vpath(char *buf, size_t len, const char *root, const char *fmt,
+		 va_list ap)
+{
+	char rel[4096];
+	int n;
+
+	n = vsnprintf(rel, sizeof(rel), fmt, ap);
+	if (n < 0 || (size_t)n >= sizeof(rel))
+		return -ENAMETOOLONG;
+	n = snprintf(buf, len, "%s%s%s", root ? root : "",
+		     rel[0] == '/' ? "" : "/", rel);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int fsr_path(char *buf, size_t len, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vpath(buf, len, root, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static int read_path(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	int fd, err = 0;
+
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r;
+
+		if (got == len - 1) {
+			char c;
+
+			/* sysfs: a full buffer is fine if the file ends here */
+			r = read(fd, &c, 1);
+			if (r > 0)
+				err = -EFBIG;
+			break;
+		}
+		r = read(fd, buf + got, len - 1 - got);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	while (got && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
+		buf[--got] = '\0';
+	return err ? err : (int)got;
+}
+
+int fsr_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vpath(path, sizeof(path), root, fmt, ap);
+	va_end(ap);
+	if (err)
+		return err;
+	return read_path(path, buf, len);
+}
+
+int fsr_read_u64(const char *root, uint64_t *ret, const char *fmt, ...)
+{
+	char path[4096], buf[64], *end;
+	unsigned long long v;
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vpath(path, sizeof(path), root, fmt, ap);
+	va_end(ap);
+	if (err)
+		return err;
+	err = read_path(path, buf, sizeof(buf));
+	if (err < 0)
+		return err;
+	if (!isdigit((unsigned char)buf[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(buf, &end, 0);
+	if (errno || (*end && !isspace((unsigned char)*end)))
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+bool fsr_exists(const char *root, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vpath(path, sizeof(path), root, fmt, ap);
+	va_end(ap);
+	return !err && access(path, F_OK) == 0;
+}
+
+size_t nodemask_weight(const struct nodemask *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(m->w) / sizeof(m->w[0]); i++)
+		n += (size_t)__builtin_popcountll(m->w[i]);
+	return n;
+}
+
+static int parse_num(const char **p, unsigned long *ret)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return -EINVAL;
+	errno = 0;
+	*ret = strtoul(*p, &end, 10);
+	if (errno || *ret >= PGHOT_MAX_NODES)
+		return -EINVAL;
+	*p = end;
+	return 0;
+}
+
+int nodelist_parse(const char *s, struct nodemask *ret)
+{
+	struct nodemask m = { 0 };
+	const char *p = s;
+
+	while (*p) {
+		unsigned long a, b;
+
+		if (*p == ',' || isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		if (parse_num(&p, &a))
+			return -EINVAL;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (parse_num(&p, &b) || b < a)
+				return -EINVAL;
+		}
+		if (*p && *p != ',' && !isspace((unsigned char)*p))
+			return -EINVAL;
+		for (unsigned long i = a; i <= b; i++)
+			nodemask_set(&m, (unsigned int)i);
+	}
+	*ret = m;
+	return 0;
+}
+
+void nodelist_format(const struct nodemask *m, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (int i = 0; i < PGHOT_MAX_NODES; i++) {
+		int j = i;
+		int n;
+
+		if (!nodemask_test(m, i))
+			continue;
+		while (j + 1 < PGHOT_MAX_NODES && nodemask_test(m, j + 1))
+			j++;
+		if (j > i)
+			n = snprintf(buf + off, len - off, "%s%d-%d",
+				     off ? "," : "", i, j);
+		else
+			n = snprintf(buf + off, len - off, "%s%d",
+				     off ? "," : "", i);
+		if (n < 0 || (size_t)n >= len - off)
+			return;
+		off += (size_t)n;
+		i = j;
+	}
+}

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Target process discovery; see targets.h. Read-only on procfs/sysfs. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linux/fsroot.h"
+#include "linux/targets.h"
+
+int proc_parse_stat(const char *text, char ret_comm[16], uint64_t *ret_start)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')');
+	const char *p;
+	unsigned long long start;
+	size_t l;
+
+	if (!open || !close || close < open)
+		return -EINVAL;
+	/* after ") ": field 3 (state) ... field 22 (starttime) */
+	p = close + 1;
+	for (int field = 3; field <= 22; field++) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return -EINVAL;
+		if (field == 22)
+			break;
+		while (*p && *p != ' ')
+			p++;
+	}
+	if (sscanf(p, "%llu", &start) != 1)
+		return -EINVAL;
+	l = (size_t)(close - open - 1);
+	if (l > 15)
+		l = 15;
+	memcpy(ret_comm, open + 1, l);
+	ret_comm[l] = '\0';
+	*ret_start = start;
+	return 0;
+}
+
+int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret)
+{
+	char buf[1024];
+	struct target_id id = { .pid = pid };
+	int err;
+
+	err = fsr_read(procfs, buf, sizeof(buf), "%d/stat", (int)pid);
+	if (err < 0)
+		return err == -ENOENT || err == -ESRCH ? -ENOENT : err;
+	err = proc_parse_stat(buf, id.comm, &id.start_time);
+	if (err)
+		return err;
+	*ret = id;
+	return 0;
+}
+
+int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes)
+{
+	char buf[4096], *p;
+	unsigned long long kb;
+	int err;
+
+	err = fsr_read(procfs, buf, sizeof(buf), "%d/status", (int)pid);
+	if (err < 0 && err != -EFBIG)
+		return err;
+	p = strstr(buf, "\nVmRSS:");
+	if (!p || sscanf(p + 7, "%llu", &kb) != 1)
+		return -ENOENT;
+	*ret_bytes = (uint64_t)kb * 1024;
+	return 0;
+}
+
+bool targets_contains(const struct target_id *found, size_t n,
+		      const struct target_id *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (found[i].pid == id->pid &&
+		    found[i].start_time == id->start_time)
+			return true;
+	return false;
+}
+
+struct idvec {
+	struct target_id *v;
+	size_t n, cap;
+};
+
+static int idvec_add(struct idvec *iv, const struct target_id *id)
+{
+	for (size_t i = 0; i < iv->n; i++)
+		if (iv->v[i].pid == id->pid)
+			return 0;
+	if (iv->n == iv->cap) {
+		size_t cap = iv->cap ? iv->cap * 2 : 64;
+		struct target_id *nv = realloc(iv->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		iv->v = nv;
+		iv->cap = cap;
+	}
+	iv->v[iv->n++] = *id;
+	return 0;
+}
+
+static int add_pid(const char *procfs, struct idvec *iv, pid_t pid)
+{
+	struct target_id id;
+
+	if (proc_read_identity(procfs, pid, &id))
+		return 0; /* exited meanwhile */
+	return idvec_add(iv, &id);
+}
+
+/* cgroup.procs of @dir and of every cgroup below it. */
+static int scan_cgroup(const char *procfs, const char *dir, struct idvec *iv,
+		       int depth)
+{
+	char path[4096], *buf, *p;
+	struct dirent *de;
+	FILE *f;
+	DIR *d;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	buf = malloc(64);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	while (!err && fgets(buf, 64, f)) {
+		long pid = strtol(buf, &p, 10);
+
+		if (pid > 0)
+			err = add_pid(procfs, iv, (pid_t)pid);
+	}
+	free(buf);
+	fclose(f);
+	if (err || depth > 32)
+		return err;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!err && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		err = scan_cgroup(procfs, path, iv, depth + 1);
+		if (err == -ENOENT)
+			err = 0;
+	}
+	closedir(d);
+	return err;
+}
+
+static int cgroup_dir(const char *sysfs, const char *cg, char *buf, size_t len)
+{
+	while (*cg == '/')
+		cg++;
+	return fsr_path(buf, len, sysfs, "fs/cgroup/%s", cg);
+}
+
+int targets_check(const char *procfs, const char *sysfs,
+		  const struct target_spec *spec, char *errbuf, size_t errlen)
+{
+	char path[4096];
+
+	for (size_t i = 0; i < spec->nr_pids; i++) {
+		struct target_id id;
+
+		if (proc_read_identity(procfs, spec->pids[i], &id)) {
+			snprintf(errbuf, errlen,
+				 "target pid %d not found (no %s/%d): check the pid or use comm = NAME",
+				 (int)spec->pids[i], procfs, (int)spec->pids[i]);
+			return -ENOENT;
+		}
+	}
+	if (spec->cgroup && spec->cgroup[0]) {
+		cgroup_dir(sysfs, spec->cgroup, path, sizeof(path));
+		if (!fsr_exists("", "%s/cgroup.procs", path)) {
+			snprintf(errbuf, errlen,
+				 "target cgroup '%s' not found (no %s/cgroup.procs): give a cgroup v2 path relative to %s/fs/cgroup, as in /proc/PID/cgroup",
+				 spec->cgroup, path, sysfs);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+int targets_scan(const char *procfs, const char *sysfs,
+		 const struct target_spec *spec, struct target_id **ret,
+		 size_t *ret_n)
+{
+	struct idvec iv = { 0 };
+	pid_t self = getpid();
+	char path[4096];
+	int err = 0;
+
+	for (size_t i = 0; !err && i < spec->nr_pids; i++)
+		err = add_pid(procfs, &iv, spec->pids[i]);
+	if (!err && spec->cgroup && spec->cgroup[0]) {
+		cgroup_dir(sysfs, spec->cgroup, path, sizeof(path));
+		err = scan_cgroup(procfs, path, &iv, 0);
+	}
+	if (!err && (spec->nr_comms || spec->min_rss_bytes)) {
+		struct dirent *de;
+		DIR *d;
+
+		if (fsr_path(path, sizeof(path), procfs, "/")) {
+			err = -ENAMETOOLONG;
+			goto out;
+		}
+		d = opendir(path);
+		if (!d) {
+			err = -errno;
+			goto out;
+		}
+		while (!err && (de = readdir(d))) {
+			struct target_id id;
+			bool match = false;
+			uint64_t rss;
+			char *end;
+			long pid = strtol(de->d_name, &end, 10);
+
+			if (*end || pid <= 0 || pid == self)
+				continue;
+			if (proc_read_identity(procfs, (pid_t)pid, &id))
+				continue;
+			for (size_t i = 0; !match && i < spec->nr_comms; i++)
+				match = !strcmp(spec->comms[i], id.comm);
+			if (!match && spec->min_rss_bytes &&
+			    !proc_read_rss(procfs, (pid_t)pid, &rss))
+				match = rss >= spec->min_rss_bytes;
+			if (match)
+				err = idvec_add(&iv, &id);
+		}
+		closedir(d);
+	}
+out:
+	if (err) {
+		free(iv.v);
+		return err;
+	}
+	*ret = iv.v;
+	*ret_n = iv.n;
+	return 0;
+}

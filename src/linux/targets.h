@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Target processes of pghotd: by pid, by command name, by cgroup v2 path,
+ * or every process above an RSS floor. A target's identity is its pid and
+ * start time (field 22 of /proc/PID/stat), so a reused pid is a new target.
+ * Everything is read below --procfs-root / --sysfs-root.
+ */
+#ifndef PGHOT_LINUX_TARGETS_H
+#define PGHOT_LINUX_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct target_spec {
+	const pid_t *pids;
+	size_t nr_pids;
+	const char (*comms)[16];
+	size_t nr_comms;
+	const char *cgroup;		/* relative to <sysfs>/fs/cgroup; "" off */
+	uint64_t min_rss_bytes;		/* 0: off */
+};
+
+struct target_id {
+	pid_t pid;
+	uint64_t start_time;		/* clock ticks since boot */
+	char comm[16];
+};
+
+/* One tracked target (kept by the daemon). */
+struct target {
+	struct target_id id;
+	uint32_t space_id;		/* engine space */
+	uint64_t pages_recorded;	/* reports on lower-tier pages */
+	uint64_t pages_promoted;
+	uint64_t pages_demoted;
+	bool mark;			/* scratch for targets_diff() */
+};
+
+/* Parse /proc/PID/stat text: comm and start time (field 22).
+ * Return: 0 or -EINVAL. */
+int proc_parse_stat(const char *text, char ret_comm[16], uint64_t *ret_start);
+int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret);
+/* VmRSS of /proc/PID/status, bytes; -ENOENT for kernel threads. */
+int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes);
+
+/**
+ * targets_check() - verify the explicit parts of @spec exist at start.
+ * Return: 0, or -ENOENT with an operator message in @errbuf ("target pid
+ * 1234 not found (no /proc/1234): check the pid or use comm = NAME").
+ */
+int targets_check(const char *procfs, const char *sysfs,
+		  const struct target_spec *spec, char *errbuf, size_t errlen);
+
+/**
+ * targets_scan() - every process matching @spec now (deduplicated; pghotd
+ * itself excluded except when named by pid).
+ * @ret/@ret_n: a malloc'ed array the caller frees.
+ * Return: 0 or a negative errno (-ENOENT: cgroup path gone).
+ */
+int targets_scan(const char *procfs, const char *sysfs,
+		 const struct target_spec *spec, struct target_id **ret,
+		 size_t *ret_n);
+
+/* Is @id (pid and start time) in @found? */
+bool targets_contains(const struct target_id *found, size_t n,
+		      const struct target_id *id);
+
+#endif
