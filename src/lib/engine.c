@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The engine object: creation, tunables, node memory state, the record
+ * path (pghot_record_access(), the hot call: a few compares, the space's
+ * last-leaf cache or one hash probe, one record update) and read-only
+ * queries.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define GIB (1ull << 30)
+
+struct pghot_engine *pghot_engine_new(enum pghot_mode mode,
+				      const struct pghot_tunables *t,
+				      const struct pghot_node_info *nodes,
+				      size_t nr_nodes)
+{
+	struct pghot_engine *e = NULL;
+	struct pghot_tunables def;
+	bool have_top = false;
+	int err = -EINVAL;
+	size_t i;
+
+	if ((unsigned int)mode >= PGHOT_MODE_MAX || !nodes || !nr_nodes ||
+	    nr_nodes > PGHOT_MAX_NODES)
+		goto out;
+	if (!t) {
+		pghot_tunables_default(mode, &def);
+		t = &def;
+	}
+	for (i = 0; i < nr_nodes; i++)
+		have_top |= nodes[i].present && !nodes[i].lower_tier;
+	if (!have_top)
+		goto out;
+
+	err = -ENOMEM;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		goto out;
+	e->mem.other = sizeof(*e);
+	e->nodes = mem_calloc(&e->mem.other, nr_nodes, sizeof(*e->nodes));
+	if (!e->nodes)
+		goto out;
+	e->nr_nodes = nr_nodes;
+	for (i = 0; i < nr_nodes; i++) {
+		e->nodes[i].present = nodes[i].present;
+		e->nodes[i].lower = nodes[i].present && nodes[i].lower_tier;
+		e->nodes[i].fifo_head = e->nodes[i].fifo_tail = NIL;
+	}
+	err = tunables_check_engine(t, mode, e->nodes, nr_nodes);
+	if (err)
+		goto out;
+	e->mode = mode;
+	e->t = *t;
+	e->bucket_ms = record_bucket_ms(mode, t->promote_window_ms);
+	e->leaf_size = sizeof(struct leaf) +
+		       LEAF_PAGES * (mode == PGHOT_MODE_PRECISE ? 4 : 1);
+	e->space_free = NIL;
+	e->leaf_free = NIL;
+	return e;
+out:
+	pghot_engine_free(e);
+	errno = -err;
+	return NULL;
+}
+
+void pghot_engine_free(struct pghot_engine *e)
+{
+	if (!e)
+		return;
+	leaf_index_free(e);
+	mem_free(&e->mem.other, e->spaces, e->spaces_cap, sizeof(*e->spaces));
+	mem_free(&e->mem.other, e->nodes, e->nr_nodes, sizeof(*e->nodes));
+	free(e);
+}
+
+enum pghot_mode pghot_engine_mode(const struct pghot_engine *e)
+{
+	return e->mode;
+}
+
+/* A new window takes effect at the next report: bucket_ms changes here and
+ * each leaf converts itself when next touched (record.c). */
+int pghot_engine_set_tunables(struct pghot_engine *e,
+			      const struct pghot_tunables *t)
+{
+	int err;
+
+	if (!e || !t)
+		return -EINVAL;
+	err = tunables_check_engine(t, e->mode, e->nodes, e->nr_nodes);
+	if (err)
+		return err;
+	e->t = *t;
+	e->bucket_ms = record_bucket_ms(e->mode, t->promote_window_ms);
+	return 0;
+}
+
+void pghot_engine_get_tunables(const struct pghot_engine *e,
+			       struct pghot_tunables *ret)
+{
+	*ret = e->t;
+}
+
+/* pgdat_free_space_enough(): free > wmark + max(1 GiB, total / 16). */
+int pghot_engine_set_node_mem(struct pghot_engine *e, int nid,
+			      uint64_t total_bytes, uint64_t free_bytes,
+			      uint64_t wmark_bytes)
+{
+	uint64_t headroom, need;
+	struct node *n;
+
+	if (!e || nid < 0 || (size_t)nid >= e->nr_nodes ||
+	    !e->nodes[nid].present)
+		return -EINVAL;
+	n = &e->nodes[nid];
+	headroom = total_bytes / 16 > GIB ? total_bytes / 16 : GIB;
+	need = wmark_bytes > UINT64_MAX - headroom ? UINT64_MAX :
+	       wmark_bytes + headroom;
+	n->mem_known = true;
+	n->plenty = free_bytes > need;
+	return 0;
+}
+
+static bool node_ok(const struct pghot_engine *e, int nid)
+{
+	return nid >= 0 && (size_t)nid < e->nr_nodes && e->nodes[nid].present;
+}
+
+int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
+			uint64_t page, int page_nid, int nid,
+			enum pghot_src src, uint64_t now_ms)
+{
+	uint64_t leaf_no = page >> LEAF_SHIFT;
+	struct space *s;
+	uint32_t idx;
+	int err;
+
+	if ((unsigned int)src >= PGHOT_SRC_MAX || page >> PAGE_BITS ||
+	    !node_ok(e, page_nid) || (nid != PGHOT_NID_UNKNOWN &&
+				      !node_ok(e, nid)))
+		return -EINVAL;
+	if (space_id >= e->spaces_hw || !e->spaces[space_id].used)
+		return -ENOENT;
+	/* Kernel order: disabled sources are not counted at all; enabled
+	 * ones are counted before the tier and locality filters. */
+	if (!(e->t.enabled_sources & (1u << src))) {
+		e->counters[PGHOT_SKIPPED_DISABLED]++;
+		return 0;
+	}
+	e->counters[PGHOT_RECORDED_HINTFAULTS + src]++;
+	if (!e->nodes[page_nid].lower) {
+		e->counters[PGHOT_SKIPPED_TOPTIER]++;
+		return 0;
+	}
+	if (nid == page_nid) {
+		e->counters[PGHOT_SKIPPED_LOCAL]++;
+		return 0;
+	}
+
+	s = &e->spaces[space_id];
+	if (now_ms < s->last_ms)
+		now_ms = s->last_ms;
+	else
+		s->last_ms = now_ms;
+	idx = s->cache;
+	if (idx == NIL || leaf_at(e, idx)->leaf_no != leaf_no ||
+	    leaf_at(e, idx)->nid != page_nid) {
+		idx = leaf_lookup(e, space_id, leaf_no, page_nid);
+		if (idx == NIL) {
+			err = leaf_create(e, space_id, leaf_no, page_nid,
+					  now_ms, &idx);
+			if (err)
+				return err;
+		}
+		s->cache = idx;
+	}
+	e->counters[PGHOT_RECORDED_ACCESSES]++;
+	record_update(e, idx, (unsigned int)(page & LEAF_MASK), nid, now_ms);
+	return 0;
+}
+
+int pghot_record_get(const struct pghot_engine *e, uint32_t space_id,
+		     uint64_t page, int page_nid, uint64_t now_ms,
+		     struct pghot_record_info *ret)
+{
+	const struct leaf *l;
+	struct rec_view v;
+	uint64_t age;
+	uint32_t idx;
+
+	if (!e || !ret || page >> PAGE_BITS || !node_ok(e, page_nid))
+		return -EINVAL;
+	if (space_id >= e->spaces_hw || !e->spaces[space_id].used)
+		return -ENOENT;
+	*ret = (struct pghot_record_info){ .nid = PGHOT_NID_UNKNOWN };
+	if (!e->nodes[page_nid].lower)
+		return 0;
+	idx = leaf_lookup(e, space_id, page >> LEAF_SHIFT, page_nid);
+	if (idx == NIL)
+		return 0;
+	l = leaf_at(e, idx);
+	if (!record_is_set(e, l, (unsigned int)(page & LEAF_MASK)))
+		return 0;
+	record_read(e, l, (unsigned int)(page & LEAF_MASK), &v);
+	age = record_age_ms(e, l, &v, now_ms);
+	ret->tracked = true;
+	ret->ready = v.ready;
+	ret->freq = v.freq;
+	ret->last_ms = v.time_ms;
+	ret->aged_out = age == UINT64_MAX ||
+			age > 2ull * e->t.promote_window_ms;
+	ret->nid = v.nid;
+	return 0;
+}
+
+size_t pghot_nr_ready(const struct pghot_engine *e, int lower_nid)
+{
+	if (!e || !node_ok(e, lower_nid) || !e->nodes[lower_nid].lower)
+		return 0;
+	return (size_t)e->nodes[lower_nid].nr_ready;
+}
+
+unsigned int pghot_hot_threshold_ms(const struct pghot_engine *e, int nid)
+{
+	if (!e || !node_ok(e, nid))
+		return 0;
+	return gate_threshold_ms(e, nid);
+}
+
+void pghot_mem_stats(const struct pghot_engine *e, struct pghot_mem_stats *ret)
+{
+	ret->bytes_records = e->mem.records;
+	ret->bytes_index = e->mem.index;
+	ret->bytes_total = e->mem.records + e->mem.index + e->mem.other;
+	ret->nr_leaves = e->nr_leaves;
+	ret->nr_tracked_pages = e->nr_tracked;
+}
