@@ -134,7 +134,7 @@ int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 			uint64_t page, int page_nid, int nid,
 			enum pghot_src src, uint64_t now_ms)
 {
-	uint64_t leaf_no = page >> LEAF_SHIFT;
+	uint64_t key = leaf_key(space_id, page >> LEAF_SHIFT);
 	struct space *s;
 	uint32_t idx;
 	int err;
@@ -167,12 +167,12 @@ int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 	else
 		s->last_ms = now_ms;
 	idx = s->cache;
-	if (idx == NIL || leaf_at(e, idx)->leaf_no != leaf_no ||
+	if (idx == NIL || leaf_at(e, idx)->key != key ||
 	    leaf_at(e, idx)->nid != page_nid) {
-		idx = leaf_lookup(e, space_id, leaf_no, page_nid);
+		idx = leaf_lookup(e, key, page_nid);
 		if (idx == NIL) {
-			err = leaf_create(e, space_id, leaf_no, page_nid,
-					  now_ms, &idx);
+			err = leaf_create(e, space_id, key, page_nid, now_ms,
+					  &idx);
 			if (err)
 				return err;
 		}
@@ -199,7 +199,7 @@ int pghot_record_get(const struct pghot_engine *e, uint32_t space_id,
 	*ret = (struct pghot_record_info){ .nid = PGHOT_NID_UNKNOWN };
 	if (!e->nodes[page_nid].lower)
 		return 0;
-	idx = leaf_lookup(e, space_id, page >> LEAF_SHIFT, page_nid);
+	idx = leaf_lookup(e, leaf_key(space_id, page >> LEAF_SHIFT), page_nid);
 	if (idx == NIL)
 		return 0;
 	l = leaf_at(e, idx);

@@ -63,17 +63,33 @@
  */
 struct leaf {
 	uint64_t base_ms;	/* time of offset 0, multiple of bucket_ms */
-	uint64_t leaf_no;	/* page >> LEAF_SHIFT */
+	uint64_t key;		/* leaf_key(): page >> LEAF_SHIFT, space id */
 	uint32_t next_ready;	/* node ready FIFO link, NIL at the tail */
 	uint32_t next;		/* space leaf list, or slab free list */
-	uint32_t space_id;
 	uint16_t nid;		/* the lower-tier node of every page here */
 	uint16_t nr_ready;	/* records with the ready bit, 0..512 */
 	uint16_t bucket_ms;	/* time unit of the records: 1 (precise) or
 				 * 84..331 (default) */
 	uint16_t flags;		/* LEAF_* */
-	uint32_t pad;		/* keeps the header at 32 bytes, aligned */
 };
+
+_Static_assert(sizeof(struct leaf) == 32, "leaf header is 32 bytes");
+
+/* Leaf number (43 bits) and space id (20 bits) in one word: one compare. */
+static inline uint64_t leaf_key(uint32_t space_id, uint64_t leaf_no)
+{
+	return leaf_no | (uint64_t)space_id << LEAF_NO_BITS;
+}
+
+static inline uint64_t leaf_no_of(const struct leaf *l)
+{
+	return l->key & ((1ull << LEAF_NO_BITS) - 1);
+}
+
+static inline uint32_t leaf_space_of(const struct leaf *l)
+{
+	return (uint32_t)(l->key >> LEAF_NO_BITS);
+}
 
 struct space {
 	uint64_t cookie;
@@ -98,6 +114,8 @@ struct node {
 	bool rl_started;
 	uint64_t rl_start;	/* start of the current 1 s window, ms */
 	uint64_t rl_cand;	/* candidates in the current 1 s window */
+	uint64_t rl_denied;	/* denials counted as demand in this window */
+	uint64_t th_denied;	/* denials counted as demand since th_start */
 	uint64_t cnt_nrl, cnt_cand, cnt_success;
 	uint32_t fifo_head, fifo_tail;	/* ready leaves, oldest first */
 	uint64_t nr_ready;	/* ready records in this node's leaves */
@@ -158,9 +176,8 @@ static inline struct leaf *leaf_at(const struct pghot_engine *e, uint32_t idx)
 	return (struct leaf *)(void *)(e->chunks[idx >> CHUNK_SHIFT].mem +
 		(size_t)(idx & (LEAVES_PER_CHUNK - 1)) * e->leaf_size);
 }
-uint32_t leaf_lookup(const struct pghot_engine *e, uint32_t space_id,
-		     uint64_t leaf_no, int nid);
-int leaf_create(struct pghot_engine *e, uint32_t space_id, uint64_t leaf_no,
+uint32_t leaf_lookup(const struct pghot_engine *e, uint64_t key, int nid);
+int leaf_create(struct pghot_engine *e, uint32_t space_id, uint64_t key,
 		int nid, uint64_t now_ms, uint32_t *ret_idx);
 void leaf_unindex(struct pghot_engine *e, uint32_t idx);
 void leaf_release(struct pghot_engine *e, uint32_t idx);
@@ -203,7 +220,6 @@ enum gate {
 };
 enum gate gate_check(struct pghot_engine *e, int target, uint64_t age_ms,
 		     uint64_t now_ms);
-bool gate_open(const struct pghot_engine *e, int target, uint64_t now_ms);
 unsigned int gate_threshold_ms(const struct pghot_engine *e, int nid);
 uint64_t rate_limit_pages(const struct pghot_engine *e);
 

@@ -22,9 +22,9 @@
 
 #define INDEX_MIN_BITS 4	/* 16 slots */
 
-static inline uint64_t key_hash(uint32_t space_id, uint64_t leaf_no, int nid)
+static inline uint64_t key_hash(uint64_t key, int nid)
 {
-	uint64_t x = leaf_no ^ ((uint64_t)space_id << LEAF_NO_BITS);
+	uint64_t x = key;
 
 	/* Multiply-xorshift-multiply: neighbouring leaves and spaces land
 	 * far apart; the caller takes the top bits. */
@@ -39,15 +39,12 @@ static inline size_t slot_of(uint64_t h, unsigned int bits)
 	return (size_t)(h >> (64 - bits));
 }
 
-static inline bool leaf_matches(const struct leaf *l, uint32_t space_id,
-				uint64_t leaf_no, int nid)
+static inline bool leaf_matches(const struct leaf *l, uint64_t key, int nid)
 {
-	return l->leaf_no == leaf_no && l->space_id == space_id &&
-	       l->nid == (uint16_t)nid;
+	return l->key == key && l->nid == (uint16_t)nid;
 }
 
-uint32_t leaf_lookup(const struct pghot_engine *e, uint32_t space_id,
-		     uint64_t leaf_no, int nid)
+uint32_t leaf_lookup(const struct pghot_engine *e, uint64_t key, int nid)
 {
 	size_t mask, i;
 	uint32_t idx;
@@ -55,11 +52,10 @@ uint32_t leaf_lookup(const struct pghot_engine *e, uint32_t space_id,
 	if (!e->slots)
 		return NIL;
 	mask = ((size_t)1 << e->index_bits) - 1;
-	i = slot_of(key_hash(space_id, leaf_no, nid), e->index_bits);
+	i = slot_of(key_hash(key, nid), e->index_bits);
 	for (;;) {
 		idx = e->slots[i];
-		if (idx == NIL || leaf_matches(leaf_at(e, idx), space_id,
-					       leaf_no, nid))
+		if (idx == NIL || leaf_matches(leaf_at(e, idx), key, nid))
 			return idx;
 		i = (i + 1) & mask;
 	}
@@ -70,7 +66,7 @@ static size_t home_of(const struct pghot_engine *e, uint32_t idx,
 {
 	const struct leaf *l = leaf_at(e, idx);
 
-	return slot_of(key_hash(l->space_id, l->leaf_no, l->nid), bits);
+	return slot_of(key_hash(l->key, l->nid), bits);
 }
 
 static void index_put(struct pghot_engine *e, uint32_t *slots,
@@ -179,7 +175,7 @@ static int chunk_add(struct pghot_engine *e)
 	return 0;
 }
 
-int leaf_create(struct pghot_engine *e, uint32_t space_id, uint64_t leaf_no,
+int leaf_create(struct pghot_engine *e, uint32_t space_id, uint64_t key,
 		int nid, uint64_t now_ms, uint32_t *ret_idx)
 {
 	struct space *s = &e->spaces[space_id];
@@ -199,8 +195,7 @@ int leaf_create(struct pghot_engine *e, uint32_t space_id, uint64_t leaf_no,
 	l = leaf_at(e, idx);
 	e->leaf_free = l->next;
 	memset(l, 0, e->leaf_size);
-	l->leaf_no = leaf_no;
-	l->space_id = space_id;
+	l->key = key;
 	l->nid = (uint16_t)nid;
 	l->bucket_ms = (uint16_t)e->bucket_ms;
 	/* Offset 0 at the current bucket: the most headroom before the

@@ -13,7 +13,16 @@
  *   node (the kernel starts them at 0 jiffies), and a period is over once
  *   now - start >= its length (the kernel uses >);
  * - PGHOT_THRESHOLD_ADJUSTMENTS counts the periods that changed the
- *   threshold.
+ *   threshold;
+ * - the adjuster's demand. The kernel charges PGPROMOTE_CANDIDATE before
+ *   the rate-limit test, so its 60 s candidate count is the demand, and
+ *   more than 110 % of rate x 60 s lowers the threshold. We charge only
+ *   admitted pages (a denied page stays ready and comes back next wake), so
+ *   admitted pages alone can never exceed the limit. The adjuster therefore
+ *   sees admitted pages plus denials, denials counted up to rate_limit_pages
+ *   per 1 s window: a page re-offered every wake is not counted ten times a
+ *   second, and a backlog of more than 10 % of the limit still pushes the
+ *   demand past 110 % and the threshold down, as in the kernel.
  */
 #include "internal.h"
 
@@ -51,12 +60,13 @@ static void threshold_adjust(struct pghot_engine *e, struct node *n,
 		n->th_started = true;
 		n->th_start = now_ms;
 		n->th_cand = n->cnt_cand;
+		n->th_denied = 0;
 		return;
 	}
 	if (now_ms < n->th_start + TH_PERIOD_MS)
 		return;
 	ref_cand = rate_limit_pages(e) * (TH_PERIOD_MS / 1000);
-	diff = n->cnt_cand - n->th_cand;
+	diff = n->cnt_cand - n->th_cand + n->th_denied;
 	unit = 2 * w / TH_STEPS;
 	th = old = effective_th(e, n);
 	if (diff > ref_cand * 11 / 10)
@@ -65,6 +75,7 @@ static void threshold_adjust(struct pghot_engine *e, struct node *n,
 		th = th + unit < 2 * w ? th + unit : 2 * w;
 	n->th_start = now_ms;
 	n->th_cand = n->cnt_cand;
+	n->th_denied = 0;
 	n->th_adj = th;
 	if (th != old)
 		e->counters[PGHOT_THRESHOLD_ADJUSTMENTS]++;
@@ -77,6 +88,7 @@ static void rl_roll(struct node *n, uint64_t now_ms)
 		n->rl_started = true;
 		n->rl_start = now_ms;
 		n->rl_cand = 0;
+		n->rl_denied = 0;
 	}
 }
 
@@ -103,6 +115,10 @@ enum gate gate_check(struct pghot_engine *e, int target, uint64_t age_ms,
 	}
 	rl_roll(n, now_ms);
 	if (n->rl_cand >= rate_limit_pages(e)) {
+		if (n->rl_denied < rate_limit_pages(e)) {
+			n->rl_denied++;
+			n->th_denied++;
+		}
 		e->counters[PGHOT_PROMOTE_RATELIMITED]++;
 		return GATE_LIMITED;
 	}
@@ -110,15 +126,4 @@ enum gate gate_check(struct pghot_engine *e, int target, uint64_t age_ms,
 	n->cnt_cand++;
 	e->counters[PGPROMOTE_CANDIDATE]++;
 	return GATE_CANDIDATE;
-}
-
-/* Could @target take one more page now (ignoring the page's age)? */
-bool gate_open(const struct pghot_engine *e, int target, uint64_t now_ms)
-{
-	const struct node *n = &e->nodes[target];
-
-	if (n->plenty || !n->rl_started ||
-	    now_ms >= n->rl_start + RL_WINDOW_MS)
-		return true;
-	return n->rl_cand < rate_limit_pages(e);
 }
