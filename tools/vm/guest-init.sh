@@ -1,0 +1,211 @@
+#!/bin/sh
+# /init of the test-bed guest (busybox initramfs). Runs ONE case of one scenario,
+# described by /etc/pghot/case.env (a tiny cpio appended by tools/vm/run-case.sh):
+#   SCENARIO CASE BENCH_ARGS SECS THP DEMOTION [PGHOTD_CONF] [DAMON_*]
+# then powers the guest off. Everything it reports goes to the serial console
+# between "@@PGHOT-RESULT-BEGIN" and "@@PGHOT-RESULT-END status=ok|fail ...",
+# one key=value (or bench.* line) per line; tools/vm/report.sh parses it.
+# This script only ever runs inside the QEMU guest: the knobs it writes are
+# the guest kernel's.
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mkdir -p /run && mount -t tmpfs run /run
+. /etc/pghot/case.env
+
+say() { echo "$@"; }
+finish() {	# finish ok|fail [reason...]
+	st=$1; shift
+	[ -n "${BPID:-}" ] && kill -9 "$BPID" 2>/dev/null
+	[ -n "${DPID:-}" ] && kill -9 "$DPID" 2>/dev/null
+	if [ "$st" = fail ]; then
+		say "case.reason=$*"
+		for f in /tmp/bench.err /tmp/pghotd.log; do
+			[ -s $f ] && sed "s|^|${f##*/}: |" $f | tail -n 30
+		done
+	fi
+	say "@@PGHOT-RESULT-END status=$st"
+	sync
+	poweroff -f
+	sleep 10
+}
+
+say "@@PGHOT-RESULT-BEGIN"
+say "case.scenario=$SCENARIO"
+say "case.case=$CASE"
+say "case.kernel=$(uname -r)"
+say "case.bench=$BENCH_ARGS -d $SECS"
+for t in /sys/devices/virtual/memory_tiering/memory_tier*; do
+	[ -e "$t/nodelist" ] && say "topo.${t##*/}=$(cat $t/nodelist)"
+done
+for n in /sys/devices/system/node/node[0-9]*; do
+	say "topo.${n##*/}_total_kb=$(awk '/MemTotal/{print $4}' $n/meminfo)"
+done
+if [ ! -d /sys/devices/system/node/node1 ]; then
+	finish fail "guest has no node 1: NUMA topology not set up"
+fi
+# node 1 must sit in a lower memory tier than node 0, else nothing promotes
+T0=$(grep -lx 0 /sys/devices/virtual/memory_tiering/memory_tier*/nodelist 2>/dev/null)
+T1=$(grep -lx 1 /sys/devices/virtual/memory_tiering/memory_tier*/nodelist 2>/dev/null)
+if [ -z "$T0" ] || [ -z "$T1" ] || [ "$T0" = "$T1" ]; then
+	finish fail "node 1 is not in a memory tier of its own below node 0 (HMAT missing?)"
+fi
+
+# Guest-wide settings of this case. THP and demotion are set for every case.
+echo "$THP" > /sys/kernel/mm/transparent_hugepage/enabled
+echo 0 > /proc/sys/kernel/numa_balancing
+echo "$DEMOTION" > /sys/kernel/mm/numa/demotion_enabled
+say "case.thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+
+/bin/pghot bench $BENCH_ARGS -d "$SECS" --wait-start > /tmp/bench.out 2> /tmp/bench.err &
+BPID=$!
+i=0
+while ! grep -q '^bench.ready' /tmp/bench.out 2>/dev/null; do
+	kill -0 $BPID 2>/dev/null || finish fail "pghot bench exited during placement"
+	i=$((i + 1)); [ $i -gt 1200 ] && finish fail "pghot bench placement took over 120 s"
+	sleep 0.1
+done
+grep '^bench.ready' /tmp/bench.out
+
+VMSTAT_KEYS="pgpromote_success pgpromote_candidate pgpromote_candidate_nrl pgdemote_kswapd pgdemote_direct numa_pte_updates numa_hint_faults numa_pages_migrated pgmigrate_success pgmigrate_fail"
+vmstat_snap() { grep -E "^($(echo $VMSTAT_KEYS | tr ' ' '|')) " /proc/vmstat > "$1"; }
+
+# DAMON: one kdamond per context, paddr over one node's physical range.
+damon_node_range() {	# node -> "start end" in bytes
+	bs=$(printf %d 0x$(cat /sys/devices/system/memory/block_size_bytes))
+	min=999999999; max=-1
+	for m in /sys/devices/system/node/node$1/memory[0-9]*; do
+		n=${m##*memory}
+		[ $n -lt $min ] && min=$n
+		[ $n -gt $max ] && max=$n
+	done
+	echo $((min * bs)) $(((max + 1) * bs))
+}
+damon_add() {	# kdamond-index node action target_nid acc_min acc_max age_min quota_MiB
+	D=/sys/kernel/mm/damon/admin
+	K=$D/kdamonds/$1
+	C=$K/contexts/0
+	echo 1 > $K/contexts/nr_contexts
+	echo paddr > $C/operations
+	echo $DAMON_SAMPLE_US > $C/monitoring_attrs/intervals/sample_us
+	echo $DAMON_AGGR_US > $C/monitoring_attrs/intervals/aggr_us
+	echo 1 > $C/targets/nr_targets
+	set -- "$@" $(damon_node_range $2)
+	echo 1 > $C/targets/0/regions/nr_regions
+	echo $9 > $C/targets/0/regions/0/start
+	echo ${10} > $C/targets/0/regions/0/end
+	echo 1 > $C/schemes/nr_schemes
+	S=$C/schemes/0
+	echo $3 > $S/action
+	echo $4 > $S/target_nid
+	# every max must be set: a new scheme's ranges are 0..0, which matches nothing
+	echo 4096 > $S/access_pattern/sz/min
+	echo 1099511627776 > $S/access_pattern/sz/max
+	echo $5 > $S/access_pattern/nr_accesses/min
+	echo $6 > $S/access_pattern/nr_accesses/max
+	echo $7 > $S/access_pattern/age/min
+	echo 4294967295 > $S/access_pattern/age/max
+	if [ "$8" -gt 0 ]; then
+		echo $(($8 << 20)) > $S/quotas/bytes
+		echo 1000 > $S/quotas/reset_interval_ms
+	fi
+	say "damon.kdamond$1=node$2 [$9,${10}) $3->$4 nr_accesses=$5..$6 age_min=$7 quota_MiBps=$8"
+}
+
+vmstat_snap /tmp/vmstat.before
+case "$CASE" in
+numab0)
+	;;
+numab2)
+	echo 2 > /proc/sys/kernel/numa_balancing
+	echo true > /sys/kernel/mm/numa/demotion_enabled
+	;;
+damon)
+	D=/sys/kernel/mm/damon/admin
+	NK=1; [ -n "$DAMON_COLD" ] && NK=2
+	echo $NK > $D/kdamonds/nr_kdamonds || finish fail "DAMON sysfs not usable"
+	damon_add 0 1 migrate_hot 0 $DAMON_HOT_MIN_ACC $((DAMON_AGGR_US / DAMON_SAMPLE_US)) $DAMON_HOT_MIN_AGE 0
+	[ -n "$DAMON_COLD" ] && damon_add 1 0 migrate_cold 1 0 0 $DAMON_COLD_MIN_AGE $DAMON_COLD_QUOTA_MIBPS
+	for k in $(seq 0 $((NK - 1))); do
+		echo on > $D/kdamonds/$k/state || finish fail "kdamond $k did not start"
+	done
+	;;
+pghotd)
+	[ -x /bin/pghotd ] || finish fail "no pghotd in the initramfs"
+	mkdir -p /run/pghot
+	sed "s/@PID@/$BPID/g" /etc/pghot/pghot.conf.in > /etc/pghot.conf
+	sed 's/^/pghotd.conf: /' /etc/pghot.conf
+	/bin/pghotd -c /etc/pghot.conf --foreground > /tmp/pghotd.log 2>&1 &
+	DPID=$!
+	sleep 2
+	if ! kill -0 $DPID 2>/dev/null; then
+		wait $DPID; rc=$?
+		DPID=
+		finish fail "pghotd exited at start (status $rc): $(head -c 300 /tmp/pghotd.log | tr '\n' ' ')"
+	fi
+	;;
+*)
+	finish fail "unknown case '$CASE'"
+	;;
+esac
+say "case.numa_balancing=$(cat /proc/sys/kernel/numa_balancing)"
+say "case.demotion_enabled=$(cat /sys/kernel/mm/numa/demotion_enabled)"
+
+kill -USR1 $BPID
+# stream the timeline to the console as it comes (the host sees progress)
+tail -f /tmp/bench.out 2>/dev/null | awk '/^bench.tl/ { print; fflush() }' &
+TPID=$!
+wait $BPID
+brc=$?
+BPID=
+sleep 0.3
+kill $TPID 2>/dev/null
+vmstat_snap /tmp/vmstat.after
+grep -E '^bench.(final|result)' /tmp/bench.out
+[ $brc -eq 0 ] || finish fail "pghot bench failed (status $brc)"
+awk 'NR == FNR { b[$1] = $2; next } { print "vmstat." $1 "=" $2 - b[$1] }' /tmp/vmstat.before /tmp/vmstat.after
+
+ticks() { awk '{ print $14 + $15 }' /proc/$1/stat 2>/dev/null; }
+case "$CASE" in
+damon)
+	cpu=0
+	for k in $(seq 0 $((NK - 1))); do
+		K=$D/kdamonds/$k
+		kp=$(cat $K/pid)
+		t=$(ticks $kp); cpu=$((cpu + ${t:-0}))
+		echo update_schemes_stats > $K/state
+		for f in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
+			say "damon.k${k}_$f=$(cat $K/contexts/0/schemes/0/stats/$f)"
+		done
+		echo off > $K/state
+	done
+	say "cpu_ticks=$cpu"
+	;;
+pghotd)
+	t=$(ticks $DPID)
+	if ! kill -0 $DPID 2>/dev/null; then
+		DPID=
+		finish fail "pghotd died during the run: $(tail -c 300 /tmp/pghotd.log | tr '\n' ' ')"
+	fi
+	say "cpu_ticks=${t:-0}"
+	kill -TERM $DPID
+	i=0
+	while kill -0 $DPID 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	if kill -0 $DPID 2>/dev/null; then
+		finish fail "pghotd did not exit within 10 s of SIGTERM"
+	fi
+	wait $DPID; say "pghotd.exit_status=$?"
+	DPID=
+	prom=$(sed -n 's/^prometheus_file *= *//p' /etc/pghot.conf | tr -d ' ')
+	if [ -s "$prom" ]; then
+		grep -E '^pghot_[a-z0-9_]+(\{[^}]*\})? [0-9.eE+-]+$' "$prom" | sed 's/^/pghotd./; s/ /=/'
+	else
+		say "pghotd.prom_missing=$prom"
+	fi
+	sed 's/^/pghotd.log: /' /tmp/pghotd.log | tail -n 20
+	;;
+esac
+finish ok

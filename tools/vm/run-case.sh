@@ -1,0 +1,120 @@
+#!/bin/bash
+# Boot the test-bed guest for one case of one scenario and collect its result.
+#   tools/vm/run-case.sh SCENARIO CASE [OUTDIR]       (OUTDIR default build/demo)
+# Writes OUTDIR/SCENARIO-CASE.log (the whole serial console) and, on success,
+# OUTDIR/SCENARIO-CASE.res (the lines between the result markers). Exit 0 ok,
+# 1 the case failed (reason and the console tail on stderr), 77 no kernel.
+# Environment: PGHOT_CACHE (kernel cache), PGHOT_VM_* (see scenarios.sh),
+# PGHOT_VM_TIMEOUT (seconds for the whole boot; default SECS + 150),
+# PGHOT_VM_INITRD (a prebuilt base initramfs; default: built here).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tools/vm/scenarios.sh"
+SCENARIO=${1:?usage: run-case.sh SCENARIO CASE [OUTDIR]}
+CASE=${2:?usage: run-case.sh SCENARIO CASE [OUTDIR]}
+OUT=${3:-$ROOT/build/demo}
+mkdir -p "$OUT"
+scenario_env "$SCENARIO" "$CASE" || exit 2
+NAME=$SCENARIO-$CASE
+LOG=$OUT/$NAME.log
+RES=$OUT/$NAME.res
+rm -f "$LOG" "$RES" "$OUT/$NAME.fail"
+
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	echo "run-case: qemu-system-x86_64 missing (scripts/install-deps vm)" >&2
+	exit 77
+fi
+rc=0
+VMLINUZ=$("$ROOT/tools/vm/fetch-kernel.sh") || rc=$?
+[ $rc -eq 0 ] || exit $rc
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/pghot-vm.XXXXXX")
+QPID=
+cleanup() {
+	[ -n "$QPID" ] && kill "$QPID" 2>/dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+BASE=${PGHOT_VM_INITRD:-}
+if [ -z "$BASE" ]; then
+	BASE=$W/base.cpio.gz
+	"$ROOT/tools/vm/mkinitrd.sh" "$BASE"
+fi
+# the case: a second archive with /etc/pghot/case.env (+ the pghotd config)
+mkdir -p "$W/case/etc/pghot"
+{
+	for v in SCENARIO CASE SECS THP DEMOTION BENCH_ARGS DAMON_SAMPLE_US DAMON_AGGR_US \
+		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_COLD DAMON_COLD_MIN_AGE DAMON_COLD_QUOTA_MIBPS; do
+		printf "%s='%s'\n" "$v" "${!v}"
+	done
+} > "$W/case/etc/pghot/case.env"
+if [ "$CASE" = pghotd ]; then
+	cp "$PGHOTD_CONF" "$W/case/etc/pghot/pghot.conf.in"
+fi
+(cd "$W/case" && find . | cpio -o -H newc --quiet | gzip -1) > "$W/case.cpio.gz"
+cat "$BASE" "$W/case.cpio.gz" > "$W/initrd.gz"
+
+TIMEOUT=${PGHOT_VM_TIMEOUT:-$((SECS + 150))}
+echo "== $NAME: booting (${DRAM_MB} MiB DRAM node 0, ${CXL_MB} MiB CXL node 1, ${SECS} s, timeout ${TIMEOUT} s)" >&2
+start=$(date +%s)
+# TCG: KVM hangs on these machines. HMAT puts the CPU-less node 1 in a lower
+# memory tier (memory_tier54 vs memory_tier4 for node 0).
+timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 \
+	-accel tcg -cpu max -smp 2 -m $((DRAM_MB + CXL_MB))M -machine hmat=on \
+	-object memory-backend-ram,id=m0,size=${DRAM_MB}M \
+	-object memory-backend-ram,id=m1,size=${CXL_MB}M \
+	-numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0 \
+	-numa node,nodeid=1,memdev=m1,initiator=0 \
+	-numa dist,src=0,dst=1,val=50 \
+	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=100 \
+	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=200G \
+	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=300 \
+	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=50G \
+	-kernel "$VMLINUZ" -initrd "$W/initrd.gz" \
+	-append "console=ttyS0 quiet panic=-1 oops=panic" \
+	-display none -monitor none -serial "file:$LOG" -no-reboot </dev/null >"$W/qemu.out" 2>&1 &
+QPID=$!
+# progress: print the timeline as it arrives
+last=0
+while kill -0 $QPID 2>/dev/null; do
+	sleep 2
+	n=$(grep -c '^bench.tl' "$LOG" 2>/dev/null || true)
+	if [ "${n:-0}" -gt "$last" ] && [ $((n / 10)) -gt $((last / 10)) ]; then
+		grep '^bench.tl' "$LOG" | tail -n1 | tr -d '\r' |
+			awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			       printf "   t=%5.1fs  hot on DRAM %d/%d  cold on DRAM %d\n", v["t"], v["hot_n0"],
+			       v["hot_n0"] + v["hot_n1"] + v["hot_na"], v["cold_n0"] }' >&2
+		last=$n
+	fi
+done
+qrc=0
+wait $QPID || qrc=$?
+QPID=
+elapsed=$(($(date +%s) - start))
+tr -d '\r' < "$LOG" > "$W/console"
+if grep -q '^@@PGHOT-RESULT-END status=ok' "$W/console"; then
+	sed -n '/^@@PGHOT-RESULT-BEGIN/,/^@@PGHOT-RESULT-END/p' "$W/console" |
+		grep -v '^@@' > "$RES.tmp"
+	echo "case.wall_s=$elapsed" >> "$RES.tmp"
+	mv "$RES.tmp" "$RES"
+	echo "== $NAME: ok in ${elapsed} s" >&2
+	exit 0
+fi
+reason=$(sed -n 's/^case.reason=//p' "$W/console" | tail -n1)
+if [ -z "$reason" ]; then
+	if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+		reason="guest did not finish within ${TIMEOUT} s (killed)"
+	else
+		reason="guest stopped without a result (qemu status $qrc)"
+	fi
+fi
+echo "$reason" > "$OUT/$NAME.fail"
+{
+	echo "== $NAME: FAILED after ${elapsed} s: $reason"
+	echo "-- qemu: $(head -c 500 "$W/qemu.out")"
+	echo "-- console tail ($LOG):"
+	tail -n 40 "$W/console" | sed 's/^/   /'
+} >&2
+exit 1

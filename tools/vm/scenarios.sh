@@ -1,0 +1,68 @@
+# Scenario and case definitions of the test bed; sourced by run-case.sh.
+# scenario_env SCENARIO CASE sets the variables below. Every one may be
+# overridden from the environment (PGHOT_VM_<NAME>), e.g. PGHOT_VM_SECS=30.
+#
+# Topology (every scenario): node 0 = "DRAM" with both CPUs, node 1 = CPU-less
+# "CXL", HMAT latency 100 vs 300 ns and bandwidth 200 vs 50 GB/s, SLIT 10/50.
+#
+#   promote   256 MiB micro-benchmark area all on node 1 (seed 002), its first
+#             32 MiB hot (random 4 KiB accesses, 50% stores; seed 001); DRAM
+#             has room, so promotion needs no demotion.
+#   pressure  the same area on node 1, with node 0 (DRAM) filled with cold
+#             filler up to 24 MiB of free memory (seed 004): the hot 32 MiB
+#             only fit if something cold goes down.
+#
+# Cases: numab0 (numa_balancing=0), numab2 (numa_balancing=2 +
+# demotion_enabled), damon (kernel DAMOS migrate_hot on node 1's paddr ->
+# node 0; for pressure also migrate_cold on node 0 -> node 1), pghotd (the
+# project's daemon with the damon source on the workload's pid,
+# numa_balancing=0; its config is tools/vm/pghotd-SCENARIO.conf).
+
+SCENARIOS="promote pressure"
+CASES="numab0 numab2 damon pghotd"
+
+scenario_env() {
+	local scenario=$1 case=$2
+
+	DRAM_MB=1024
+	CXL_MB=1024
+	SECS=60
+	THP=never
+	DEMOTION=false
+	DAMON_SAMPLE_US=5000
+	DAMON_AGGR_US=100000
+	DAMON_HOT_MIN_ACC=2		# of aggr/sample = 20 samples
+	DAMON_HOT_MIN_AGE=1
+	DAMON_COLD=
+	DAMON_COLD_MIN_AGE=50		# aggregation intervals: 5 s untouched
+	DAMON_COLD_QUOTA_MIBPS=32
+	case $scenario in
+	promote)
+		BENCH_ARGS="micro --size 256 --hot 32 --node 1 --thp off"
+		;;
+	pressure)
+		DRAM_MB=768
+		BENCH_ARGS="micro --size 256 --hot 32 --node 1 --thp off --filler-leave 24"
+		DAMON_COLD=1
+		;;
+	*)
+		echo "unknown scenario '$scenario' (known: $SCENARIOS)" >&2
+		return 1
+		;;
+	esac
+	case " $CASES " in
+	*" $case "*) ;;
+	*) echo "unknown case '$case' (known: $CASES)" >&2; return 1 ;;
+	esac
+	[ "$case" = numab2 ] && DEMOTION=true
+	PGHOTD_CONF=$ROOT/tools/vm/pghotd-$scenario.conf
+
+	local v
+	for v in DRAM_MB CXL_MB SECS THP DEMOTION BENCH_ARGS DAMON_SAMPLE_US DAMON_AGGR_US \
+		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_COLD DAMON_COLD_MIN_AGE \
+		DAMON_COLD_QUOTA_MIBPS PGHOTD_CONF; do
+		local e=PGHOT_VM_$v
+		[ -n "${!e+x}" ] && printf -v "$v" '%s' "${!e}"
+	done
+	return 0
+}
