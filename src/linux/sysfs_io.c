@@ -184,7 +184,7 @@ int sysfs_write_str(const char *path, const char *s)
 	if (write_hook) {
 		err = write_hook(write_hook_arg, path, s);
 		if (err)
-			return err;
+			return err < 0 ? err : 0;
 	}
 	/* O_TRUNC matters only for fake trees (sysfs ignores it). */
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);

@@ -82,7 +82,9 @@ int sysfs_parse_s64(const char *buf, size_t len, int64_t *ret);
 /*
  * Test seam. A write hook, if set, is called before every
  * sysfs_write_str() with the path and value; returning a negative errno
- * makes the write fail with it (nothing is written), 0 lets it proceed. Unit
+ * makes the write fail with it (nothing is written), a positive value makes
+ * it succeed without writing (the hook handled it, as the kernel handles a
+ * command written to a kdamond's state file), 0 lets it proceed. Unit
  * tests use it to "play kernel" on a fake tree: create the folders the
  * kernel would create after a write to nr_kdamonds, fill tried_regions on
  * update_schemes_tried_regions, inject -EBUSY. Process-wide and not

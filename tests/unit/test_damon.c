@@ -1,0 +1,1260 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The damon source against fake DAMON sysfs trees in a temporary folder.
+ *
+ * A small "kernel" (fk_hook, installed with sysfs_set_write_hook()) plays
+ * what the real one does on writes: writing nr_kdamonds, nr_contexts,
+ * nr_targets, nr_regions, nr_schemes or nr_filters rebuilds the folders of
+ * the layout under test (6.2, 6.12 or 6.17); "on"/"off"/"commit"/
+ * "update_schemes_tried_regions" written to a kdamond's state file change
+ * state and pid and fill tried_regions from the regions a test scripted per
+ * target, honouring the target filters of each scheme. Nothing here touches
+ * the real /sys.
+ */
+/* Paths here are short temporary folders; truncation cannot happen. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linux/damon.h"
+#include "linux/damon_parse.h"
+#include "linux/source.h"
+#include "linux/sysfs_io.h"
+
+#define MAX_T 8
+#define MAX_R 8
+
+struct fk {
+	char root[PATH_MAX];	/* sysfs root */
+	char admin[PATH_MAX];
+	char proc[PATH_MAX];
+	char run[PATH_MAX];
+	int ver;		/* 602, 612, 617 */
+	bool no_vaddr;
+	/* regions the kernel "sees" per target index */
+	struct damon_region reg[MAX_T][MAX_R];
+	size_t nreg[MAX_T];
+	bool fill_tried;	/* false: update leaves tried_regions empty */
+	bool drop_age;		/* region 0 of every fill lacks its age file */
+	int busy_writes;	/* fail that many next writes with -EBUSY */
+	int busy_update;	/* fail update commands with -EBUSY */
+	int nr_on, nr_off, nr_commit, nr_update, nr_writes;
+	char log[8192];
+};
+
+static struct fk *g_fk;
+
+/* ---- file helpers ---- */
+
+static void mkdirs(const char *path)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (char *c = p + 1; *c; c++) {
+		if (*c != '/')
+			continue;
+		*c = '\0';
+		mkdir(p, 0755);
+		*c = '/';
+	}
+	mkdir(p, 0755);
+}
+
+static void put(const char *val, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void put(const char *val, const char *fmt, ...)
+{
+	char p[PATH_MAX], d[PATH_MAX];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	snprintf(d, sizeof(d), "%s", p);
+	*strrchr(d, '/') = '\0';
+	mkdirs(d);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", val);
+	fclose(f);
+}
+
+static char *get(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static char *get(char *buf, size_t len, const char *fmt, ...)
+{
+	char p[PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	if (sysfs_read_str(p, buf, len) < 0)
+		snprintf(buf, len, "<missing>");
+	return buf;
+}
+
+static int rm_cb(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	return remove(p);
+}
+
+static void rmrf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void rmrf(const char *fmt, ...)
+{
+	char p[PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	nftw(p, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Remove the numbered sub-folders of @dir. */
+static void rm_numbered(const char *dir)
+{
+	for (int i = 0; i < 300; i++)
+		rmrf("%s/%d", dir, i);
+}
+
+/* ---- snapshot: every path and file content under a folder ---- */
+
+static char *snap_buf;
+static size_t snap_len;
+
+static int snap_cb(const char *p, const struct stat *st, int flag,
+		   struct FTW *f)
+{
+	char v[512] = "";
+	size_t n;
+
+	if (flag == FTW_F)
+		sysfs_read_str(p, v, sizeof(v));
+	n = strlen(p) + strlen(v) + 3;
+	snap_buf = realloc(snap_buf, snap_len + n + 1);
+	snap_len += (size_t)sprintf(snap_buf + snap_len, "%s=%s\n", p, v);
+	return 0;
+}
+
+static char *snapshot(const char *dir)
+{
+	char *r;
+
+	snap_buf = NULL;
+	snap_len = 0;
+	nftw(dir, snap_cb, 16, FTW_PHYS);
+	r = snap_buf ? snap_buf : strdup("");
+	snap_buf = NULL;
+	return r;
+}
+
+/* ---- the fake kernel ---- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static void fk_kdamond(struct fk *k, const char *d)
+{
+	put("off", "%s/state", d);
+	put("-1", "%s/pid", d);
+	put("0", "%s/contexts/nr_contexts", d);
+	if (k->ver >= 617)
+		put("0", "%s/refresh_ms", d);
+}
+
+static void fk_context(struct fk *k, const char *c)
+{
+	put(k->no_vaddr ? "paddr" : "vaddr\nfvaddr\npaddr", "%s/avail_operations",
+	    c);
+	put("vaddr", "%s/operations", c);
+	put("5000", "%s/monitoring_attrs/intervals/sample_us", c);
+	put("100000", "%s/monitoring_attrs/intervals/aggr_us", c);
+	put("60000000", "%s/monitoring_attrs/intervals/update_us", c);
+	if (k->ver >= 615)
+		put("0", "%s/monitoring_attrs/intervals/intervals_goal/access_bp", c);
+	put("10", "%s/monitoring_attrs/nr_regions/min", c);
+	put("1000", "%s/monitoring_attrs/nr_regions/max", c);
+	put("0", "%s/targets/nr_targets", c);
+	put("0", "%s/schemes/nr_schemes", c);
+}
+
+static void fk_filters(struct fk *k, const char *d)
+{
+	put("0", "%s/nr_filters", d);
+}
+
+static void fk_scheme(struct fk *k, const char *s)
+{
+	static const char *const ap[] = { "sz", "nr_accesses", "age" };
+
+	put("stat", "%s/action", s);
+	if (k->ver >= 607)
+		put("0", "%s/apply_interval_us", s);
+	if (k->ver >= 611)
+		put("-1", "%s/target_nid", s);
+	for (int i = 0; i < 3; i++) {
+		put("0", "%s/access_pattern/%s/min", s, ap[i]);
+		put("0", "%s/access_pattern/%s/max", s, ap[i]);
+	}
+	put("0", "%s/quotas/ms", s);
+	put("none", "%s/watermarks/metric", s);
+	if (k->ver >= 603) {
+		char d[PATH_MAX];
+
+		snprintf(d, sizeof(d), "%s/filters", s);
+		fk_filters(k, d);
+	}
+	if (k->ver >= 615) {
+		char d[PATH_MAX];
+
+		snprintf(d, sizeof(d), "%s/core_filters", s);
+		fk_filters(k, d);
+		snprintf(d, sizeof(d), "%s/ops_filters", s);
+		fk_filters(k, d);
+	}
+	if (k->ver >= 617)
+		put("0", "%s/dests/nr_dests", s);
+	put("0", "%s/stats/nr_tried", s);
+	if (k->ver >= 606)
+		put("0", "%s/tried_regions/total_bytes", s);
+	else
+		mkdirs(s), put("x", "%s/tried_regions/.keep", s);
+}
+
+static void fk_filter(struct fk *k, const char *f)
+{
+	put("anon", "%s/type", f);
+	put("N", "%s/matching", f);
+	put("", "%s/memcg_path", f);
+	put("0", "%s/addr_start", f);
+	put("0", "%s/addr_end", f);
+	if (k->ver >= 606)
+		put("0", "%s/damon_target_idx", f);
+	if (k->ver >= 614)
+		put("N", "%s/allow", f);
+}
+
+static bool fake_pid_alive(struct fk *k, long pid)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%ld", k->proc, pid);
+	return sysfs_exists(p);
+}
+
+/* Kernel checks at on/commit: every target pid exists. */
+static int fk_check_targets(struct fk *k, const char *kd)
+{
+	char b[64];
+	int n = atoi(get(b, sizeof(b), "%s/contexts/0/targets/nr_targets", kd));
+
+	for (int i = 0; i < n; i++) {
+		long pid = atol(get(b, sizeof(b),
+				    "%s/contexts/0/targets/%d/pid_target", kd, i));
+
+		if (!fake_pid_alive(k, pid))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Target index a scheme's filters let through; -1: all. */
+static int fk_scheme_target(struct fk *k, const char *s)
+{
+	const char *dir = k->ver >= 615 ? "core_filters" : "filters";
+	char b[64];
+
+	if (k->ver < 603)
+		return -1;
+	if (atoi(get(b, sizeof(b), "%s/%s/nr_filters", s, dir)) < 1)
+		return -1;
+	if (strcmp(get(b, sizeof(b), "%s/%s/0/type", s, dir), "target"))
+		return -1;
+	assert_string_equal(get(b, sizeof(b), "%s/%s/0/matching", s, dir), "N");
+	return atoi(get(b, sizeof(b), "%s/%s/0/damon_target_idx", s, dir));
+}
+
+static void fk_fill_tried(struct fk *k, const char *kd, int kidx)
+{
+	char b[64], s[PATH_MAX];
+	int ns = atoi(get(b, sizeof(b), "%s/contexts/0/schemes/nr_schemes", kd));
+	int nt = atoi(get(b, sizeof(b), "%s/contexts/0/targets/nr_targets", kd));
+
+	for (int i = 0; i < ns; i++) {
+		int t, n = 0;
+
+		snprintf(s, sizeof(s), "%s/contexts/0/schemes/%d", kd, i);
+		/* the pattern must match everything */
+		assert_string_equal(get(b, sizeof(b), "%s/access_pattern/sz/max", s),
+				    "18446744073709551615");
+		assert_string_equal(get(b, sizeof(b), "%s/access_pattern/age/max", s),
+				    "4294967295");
+		{
+			char d[PATH_MAX];
+
+			snprintf(d, sizeof(d), "%s/tried_regions", s);
+			rm_numbered(d);
+		}
+		if (!k->fill_tried)
+			continue;
+		t = fk_scheme_target(k, s);
+		for (int ti = 0; ti < nt; ti++) {
+			/* per-target kdamonds: kdamond K holds target K */
+			int src = k->ver < 606 ? kidx : ti;
+
+			if (t >= 0 && ti != t)
+				continue;
+			for (size_t r = 0; r < k->nreg[src]; r++, n++) {
+				const struct damon_region *g = &k->reg[src][r];
+				char v[32];
+
+				snprintf(v, sizeof(v), "%llu", (unsigned long long)g->start);
+				put(v, "%s/tried_regions/%d/start", s, n);
+				snprintf(v, sizeof(v), "%llu", (unsigned long long)g->end);
+				put(v, "%s/tried_regions/%d/end", s, n);
+				snprintf(v, sizeof(v), "%u", g->nr_accesses);
+				put(v, "%s/tried_regions/%d/nr_accesses", s, n);
+				if (!(k->drop_age && n == 0)) {
+					snprintf(v, sizeof(v), "%u", g->age);
+					put(v, "%s/tried_regions/%d/age", s, n);
+				}
+			}
+		}
+	}
+}
+
+static int fk_state(struct fk *k, const char *path, const char *v)
+{
+	char kd[PATH_MAX], b[64];
+	int kidx;
+
+	snprintf(kd, sizeof(kd), "%s", path);
+	*strrchr(kd, '/') = '\0';
+	kidx = atoi(strrchr(kd, '/') + 1);
+	bool on = !strcmp(get(b, sizeof(b), "%s/state", kd), "on");
+
+	if (!strcmp(v, "on")) {
+		int err;
+
+		if (on)
+			return -EBUSY;
+		err = fk_check_targets(k, kd);
+		if (err)
+			return err;
+		k->nr_on++;
+		put("on", "%s/state", kd);
+		snprintf(b, sizeof(b), "%d", 4242 + kidx);
+		put(b, "%s/pid", kd);
+		return 1;
+	}
+	if (!strcmp(v, "off")) {
+		if (!on)
+			return -EINVAL;
+		k->nr_off++;
+		put("off", "%s/state", kd);
+		put("-1", "%s/pid", kd);
+		return 1;
+	}
+	if (!on)
+		return -EINVAL;
+	if (!strcmp(v, "commit")) {
+		int err = fk_check_targets(k, kd);
+
+		if (err)
+			return err;
+		k->nr_commit++;
+		return 1;
+	}
+	if (!strcmp(v, "update_schemes_tried_regions")) {
+		if (k->busy_update)
+			return -EBUSY;
+		k->nr_update++;
+		fk_fill_tried(k, kd, kidx);
+		return 1;
+	}
+	return -EINVAL;
+}
+
+static int fk_hook(void *arg, const char *path, const char *v)
+{
+	struct fk *k = arg;
+	char d[PATH_MAX], b[64];
+	int n = atoi(v);
+
+	k->nr_writes++;
+	if (strlen(k->log) + strlen(path) + strlen(v) + 4 < sizeof(k->log)) {
+		strcat(k->log, path + strlen(k->root));
+		strcat(k->log, "=");
+		strcat(k->log, v);
+		strcat(k->log, "\n");
+	}
+	if (k->busy_writes > 0) {
+		k->busy_writes--;
+		return -EBUSY;
+	}
+	if (strncmp(path, k->admin, strlen(k->admin)))
+		return 0;
+	snprintf(d, sizeof(d), "%s", path);
+	*strrchr(d, '/') = '\0';
+	if (ends_with(path, "/state"))
+		return fk_state(k, path, v);
+	if (ends_with(path, "/kdamonds/nr_kdamonds")) {
+		for (int i = 0; i < 300; i++) {
+			snprintf(b, sizeof(b), "%d", i);
+			char kd[PATH_MAX];
+
+			snprintf(kd, sizeof(kd), "%s/%d/state", d, i);
+			if (sysfs_read_str(kd, b, sizeof(b)) > 0 && !strcmp(b, "on"))
+				return -EBUSY;
+		}
+		rm_numbered(d);
+		for (int i = 0; i < n; i++) {
+			char kd[PATH_MAX];
+
+			snprintf(kd, sizeof(kd), "%s/%d", d, i);
+			fk_kdamond(k, kd);
+		}
+	} else if (ends_with(path, "/contexts/nr_contexts")) {
+		rm_numbered(d);
+		if (n == 1) {
+			char c[PATH_MAX];
+
+			snprintf(c, sizeof(c), "%s/0", d);
+			fk_context(k, c);
+		}
+	} else if (ends_with(path, "/targets/nr_targets")) {
+		rm_numbered(d);
+		for (int i = 0; i < n; i++) {
+			put("0", "%s/%d/pid_target", d, i);
+			put("0", "%s/%d/regions/nr_regions", d, i);
+		}
+	} else if (ends_with(path, "/regions/nr_regions")) {
+		rm_numbered(d);
+		for (int i = 0; i < n; i++) {
+			put("0", "%s/%d/start", d, i);
+			put("0", "%s/%d/end", d, i);
+		}
+	} else if (ends_with(path, "/schemes/nr_schemes")) {
+		rm_numbered(d);
+		for (int i = 0; i < n; i++) {
+			char sc[PATH_MAX];
+
+			snprintf(sc, sizeof(sc), "%s/%d", d, i);
+			fk_scheme(k, sc);
+		}
+	} else if (ends_with(path, "/nr_filters")) {
+		rm_numbered(d);
+		for (int i = 0; i < n; i++) {
+			char f[PATH_MAX];
+
+			snprintf(f, sizeof(f), "%s/%d", d, i);
+			fk_filter(k, f);
+		}
+	}
+	return 0;
+}
+
+/* ---- fixtures ---- */
+
+static void fake_proc(struct fk *k, long pid, unsigned long long start)
+{
+	char st[512];
+
+	snprintf(st, sizeof(st),
+		 "%ld (work (x) y) S 1 %ld %ld 0 -1 4194304 100 0 0 0 1 1 0 0 20 0 1 0 %llu 1000 10",
+		 pid, pid, pid, start);
+	put(st, "%s/%ld/stat", k->proc, pid);
+	put("00400000-00452000 r-xp 00000000 08:02 173521 /usr/bin/work\n"
+	    "00651000-00652000 rw-p 00051000 08:02 173521 /usr/bin/work\n"
+	    "01000000-02000000 rw-p 00000000 00:00 0 [heap]\n"
+	    "7f0000000000-7f0000100000 rw-p 00000000 00:00 0\n"
+	    "7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0 [stack]\n"
+	    "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 [vsyscall]",
+	    "%s/%ld/maps", k->proc, pid);
+}
+
+static struct fk *fk_new(int ver, bool with_damon)
+{
+	struct fk *k = calloc(1, sizeof(*k));
+	char tmpl[] = "/tmp/pghot-damon-test-XXXXXX";
+
+	assert_non_null(k);
+	assert_non_null(mkdtemp(tmpl));
+	k->ver = ver;
+	k->fill_tried = true;
+	snprintf(k->root, sizeof(k->root), "%s/sys", tmpl);
+	snprintf(k->admin, sizeof(k->admin), "%s/kernel/mm/damon/admin", k->root);
+	snprintf(k->proc, sizeof(k->proc), "%s/proc", tmpl);
+	snprintf(k->run, sizeof(k->run), "%s/run", tmpl);
+	mkdirs(k->root);
+	mkdirs(k->proc);
+	if (with_damon)
+		put("0", "%s/kdamonds/nr_kdamonds", k->admin);
+	else
+		mkdirs(k->root), put("", "%s/kernel/mm/transparent_hugepage/enabled", k->root);
+	fake_proc(k, 100, 5000);
+	fake_proc(k, 200, 6000);
+	fake_proc(k, 300, 7000);
+	g_fk = k;
+	sysfs_set_write_hook(fk_hook, k);
+	return k;
+}
+
+static void fk_free(struct fk *k)
+{
+	char top[PATH_MAX];
+
+	sysfs_set_write_hook(NULL, NULL);
+	snprintf(top, sizeof(top), "%s", k->root);
+	*strrchr(top, '/') = '\0';
+	rmrf("%s", top);
+	free(k);
+	g_fk = NULL;
+}
+
+static char logbuf[8192];
+
+static void test_log(void *arg, int level, const char *msg)
+{
+	if (strlen(logbuf) + strlen(msg) + 2 < sizeof(logbuf)) {
+		strcat(logbuf, msg);
+		strcat(logbuf, "\n");
+	}
+}
+
+static struct src_cfg fk_cfg(struct fk *k)
+{
+	struct src_cfg c = {
+		.sysfs_root = k->root,
+		.procfs_root = k->proc,
+		.sample_us = 10000,
+		.aggr_us = 200000,
+		.min_nr_regions = 10,
+		.max_nr_regions = 500,
+		.hot_min_accesses = 3,
+		.log = test_log,
+		.run_dir = k->run,
+	};
+
+	logbuf[0] = '\0';
+	return c;
+}
+
+static void *fk_open(struct fk *k)
+{
+	struct src_cfg c = fk_cfg(k);
+	char err[1024] = "";
+	void *p = NULL;
+	int r = src_damon_ops.open(&c, &p, err, sizeof(err));
+
+	if (r)
+		fail_msg("open: %d %s", r, err);
+	damon_src_set_busy_wait(p, 0);
+	return p;
+}
+
+static bool state_file_exists(struct fk *k)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/damon.state", k->run);
+	return sysfs_exists(p);
+}
+
+#define KGET(k, b, fmt, ...) get(b, sizeof(b), "%s/" fmt, (k)->admin, ##__VA_ARGS__)
+
+/* ---- report collection ---- */
+
+struct coll {
+	struct src_report r[64];
+	int n;
+	int stop_after;
+};
+
+static int collect(void *arg, const struct src_report *r)
+{
+	struct coll *c = arg;
+
+	if (c->n < 64)
+		c->r[c->n++] = *r;
+	if (c->stop_after && c->n >= c->stop_after)
+		return -ECANCELED;
+	return 0;
+}
+
+static void set_regions(struct fk *k, int t, int n, ...)
+{
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		k->reg[t][i].start = va_arg(ap, unsigned long long);
+		k->reg[t][i].end = va_arg(ap, unsigned long long);
+		k->reg[t][i].nr_accesses = va_arg(ap, unsigned int);
+		k->reg[t][i].age = va_arg(ap, unsigned int);
+	}
+	va_end(ap);
+	k->nreg[t] = (size_t)n;
+}
+
+/* ---- tests ---- */
+
+static void test_no_damon(void **state)
+{
+	struct fk *k = fk_new(612, false);
+	struct src_cfg c = fk_cfg(k);
+	char err[1024] = "", *before = snapshot(k->root), *after;
+	void *p = NULL;
+
+	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -ENOENT);
+	assert_null(p);
+	assert_non_null(strstr(err, "kernel has no DAMON sysfs interface ("));
+	assert_non_null(strstr(err, "/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+) with vaddr operations; use the feed source instead"));
+	after = snapshot(k->root);
+	assert_string_equal(before, after);
+	assert_false(state_file_exists(k));
+	free(before);
+	free(after);
+	fk_free(k);
+}
+
+static void check_layout_open_close(int ver, const char *name, bool per_target,
+				    bool core_filters)
+{
+	struct fk *k = fk_new(ver, true);
+	void *p = fk_open(k);
+	const struct damon_layout *l = damon_src_layout(p);
+	char b[64];
+
+	assert_string_equal(l->name, name);
+	assert_true(l->tried_regions);
+	assert_int_equal(damon_src_per_target_kdamonds(p), per_target);
+	assert_int_equal(l->core_filters, core_filters);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/operations"), "vaddr");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/intervals/sample_us"), "10000");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/intervals/aggr_us"), "200000");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/intervals/update_us"), "60000000");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/min"), "10");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/max"), "500");
+	assert_int_equal(src_damon_ops.interval_ms(p), 200);
+	assert_int_equal(src_damon_ops.fd(p), -1);
+	assert_true(state_file_exists(k));
+	/* off until there is a target */
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
+	src_damon_ops.close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+static void test_layout_602(void **state)
+{
+	check_layout_open_close(602, "6.2", true, false);
+}
+
+static void test_layout_612(void **state)
+{
+	check_layout_open_close(612, "6.11-6.13", false, false);
+}
+
+static void test_layout_617(void **state)
+{
+	check_layout_open_close(617, "6.17+", false, true);
+}
+
+/* Someone else's kdamond: refuse, and change nothing at all. */
+static void check_foreign(bool running)
+{
+	struct fk *k = fk_new(612, true);
+	struct src_cfg c = fk_cfg(k);
+	char err[2048] = "", *before, *after, exp[PATH_MAX + 64];
+	void *p = NULL;
+
+	put("1", "%s/kdamonds/nr_kdamonds", k->admin);
+	fk_kdamond(k, strcat(strcpy(exp, k->admin), "/kdamonds/0"));
+	if (running) {
+		put("on", "%s/kdamonds/0/state", k->admin);
+		put("812", "%s/kdamonds/0/pid", k->admin);
+	}
+	before = snapshot(k->root);
+	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	after = snapshot(k->root);
+	assert_string_equal(before, after);
+	assert_false(state_file_exists(k));
+	assert_int_equal(k->nr_writes, 0);
+	assert_non_null(strstr(err, "DAMON is in use by someone else: 1 kdamond(s) exist"));
+	if (running) {
+		snprintf(exp, sizeof(exp), "kdamond 0: on, pid 812 (%s/kdamonds/0/pid)", k->admin);
+		assert_non_null(strstr(err, exp));
+	} else {
+		assert_non_null(strstr(err, "kdamond 0: off"));
+	}
+	assert_non_null(strstr(err, "or use the feed source"));
+	free(before);
+	free(after);
+	fk_free(k);
+}
+
+static void test_foreign_running(void **state)
+{
+	check_foreign(true);
+}
+
+static void test_foreign_configured(void **state)
+{
+	check_foreign(false);
+}
+
+static void write_state_file(struct fk *k, long owner, unsigned long long start,
+			     int kpid)
+{
+	char b[8192];
+	struct damon_state_rec r = { .owner_pid = (pid_t)owner,
+				     .owner_start = start,
+				     .nr_kdamonds = 1,
+				     .nr_kdamonds_prev = 1 };
+
+	snprintf(r.admin, sizeof(r.admin), "%s", k->admin);
+	r.kdamond_pid[0] = kpid;
+	assert_true(damon_format_state_file(&r, b, sizeof(b)) > 0);
+	mkdirs(k->run);
+	put(b, "%s/damon.state", k->run);
+}
+
+/* A pghotd crashed with kdamond 0 on: the next start removes it. */
+static void test_stale_state_cleanup(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	char b[64], kd[PATH_MAX];
+	void *p;
+
+	/* leave the tree as a run would: kdamond 0 on as pid 4242 */
+	put("1", "%s/kdamonds/nr_kdamonds", k->admin);
+	snprintf(kd, sizeof(kd), "%s/kdamonds/0", k->admin);
+	fk_kdamond(k, kd);
+	put("on", "%s/kdamonds/0/state", k->admin);
+	put("4242", "%s/kdamonds/0/pid", k->admin);
+	write_state_file(k, 3999999, 1, 4242); /* owner is gone */
+	p = fk_open(k);
+	assert_int_equal(k->nr_off, 1);
+	assert_non_null(strstr(k->log, "/kdamonds/0/state=off\n"));
+	assert_non_null(strstr(k->log, "/kdamonds/nr_kdamonds=0\n"));
+	assert_non_null(strstr(logbuf, "removed 1 kdamond(s) left by pghotd pid 3999999"));
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	src_damon_ops.close(p);
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+/* The state file says 4242 but kdamond 0 runs as 5555: not ours. */
+static void test_stale_state_mismatch(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct src_cfg c = fk_cfg(k);
+	char err[2048] = "", kd[PATH_MAX], *before, *after;
+	void *p = NULL;
+
+	put("1", "%s/kdamonds/nr_kdamonds", k->admin);
+	snprintf(kd, sizeof(kd), "%s/kdamonds/0", k->admin);
+	fk_kdamond(k, kd);
+	put("on", "%s/kdamonds/0/state", k->admin);
+	put("5555", "%s/kdamonds/0/pid", k->admin);
+	write_state_file(k, 3999999, 1, 4242);
+	before = snapshot(k->root);
+	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	after = snapshot(k->root);
+	assert_string_equal(before, after);
+	assert_int_equal(k->nr_writes, 0);
+	assert_non_null(strstr(err, "do not match the damon state file"));
+	assert_non_null(strstr(err, "kdamond 0: on, pid 5555"));
+	free(before);
+	free(after);
+	fk_free(k);
+}
+
+/* Another pghotd is alive (pid 300 with the recorded start time). */
+static void test_other_pghotd_alive(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct src_cfg c = fk_cfg(k);
+	char err[2048] = "", kd[PATH_MAX];
+	void *p = NULL;
+
+	put("1", "%s/kdamonds/nr_kdamonds", k->admin);
+	snprintf(kd, sizeof(kd), "%s/kdamonds/0", k->admin);
+	fk_kdamond(k, kd);
+	write_state_file(k, 300, 7000, 0);
+	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_non_null(strstr(err, "another pghotd (pid 300)"));
+	assert_int_equal(k->nr_writes, 0);
+	/* same pid, other start time: a reused pid, so the owner is dead */
+	write_state_file(k, 300, 6999, 0);
+	p = fk_open(k);
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
+/* A state file whose kdamonds are gone is simply removed. */
+static void test_stale_state_no_kdamonds(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	void *p;
+
+	write_state_file(k, 3999999, 1, 4242);
+	p = fk_open(k);
+	assert_non_null(strstr(logbuf, "removing stale state file"));
+	assert_int_equal(k->nr_off, 0);
+	src_damon_ops.close(p);
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+static void test_no_vaddr(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct src_cfg c = fk_cfg(k);
+	char err[1024] = "", b[64];
+	void *p = NULL;
+
+	k->no_vaddr = true;
+	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "no vaddr operations (avail_operations: 'paddr')"));
+	/* what it created is gone again */
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+static void test_reports_612(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	struct src_stats st;
+	pid_t pids[] = { 100, 200 }, got[4];
+	char b[64];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 3, 0x1000ULL, 0x3000ULL, 5u, 2u, 0x3000ULL, 0x8000ULL, 0u, 10u,
+		    0x8000ULL, 0x9000ULL, 1u, 0u);
+	set_regions(k, 1, 1, 0x10000ULL, 0x20000ULL, 20u, 7u);
+	assert_int_equal(src_damon_ops.set_targets(p, pids, 2), 0);
+	assert_int_equal(damon_src_targets(p, got, 4), 2);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "100");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/1/pid_target"), "200");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/nr_schemes"), "2");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/filters/0/type"), "target");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/filters/0/damon_target_idx"), "1");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/access_pattern/nr_accesses/max"), "4294967295");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/action"), "stat");
+
+	assert_int_equal(src_damon_ops.poll(p, 777, collect, &c), 3);
+	assert_int_equal(c.n, 3);
+	assert_int_equal(c.r[0].pid, 100);
+	assert_int_equal(c.r[0].start, 0x1000);
+	assert_int_equal(c.r[0].end, 0x3000);
+	assert_int_equal(c.r[0].nr_accesses, 5);
+	assert_int_equal(c.r[0].age, 2);
+	assert_false(c.r[0].cold);
+	assert_int_equal(c.r[0].time_ms, 777);
+	assert_int_equal(c.r[0].nid, PGHOT_NID_UNKNOWN);
+	assert_int_equal(c.r[1].pid, 100);
+	assert_int_equal(c.r[1].start, 0x3000);
+	assert_true(c.r[1].cold);
+	assert_int_equal(c.r[1].age, 10);
+	/* nr_accesses 1 < hot_min_accesses 3: neither hot nor cold */
+	assert_int_equal(c.r[2].pid, 200);
+	assert_int_equal(c.r[2].start, 0x10000);
+	assert_false(c.r[2].cold);
+	src_damon_ops.stats(p, &st);
+	assert_int_equal(st.reports, 3);
+	assert_int_equal(st.bytes_reported, 0x2000 + 0x5000 + 0x10000);
+	assert_int_equal(st.errors, 0);
+
+	/* a callback error stops the poll and is returned */
+	c = (struct coll){ .stop_after = 1 };
+	assert_int_equal(src_damon_ops.poll(p, 778, collect, &c), -ECANCELED);
+	src_damon_ops.close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "<missing>");
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	fk_free(k);
+}
+
+/* 6.17: filters go to core_filters, allow is written. */
+static void test_reports_617(void **state)
+{
+	struct fk *k = fk_new(617, true);
+	struct coll c = { 0 };
+	pid_t pids[] = { 100, 200 };
+	char b[64];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 4u, 1u);
+	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 0u, 9u);
+	assert_int_equal(src_damon_ops.set_targets(p, pids, 2), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/type"), "target");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/allow"), "N");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/filters/nr_filters"), "0");
+	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 2);
+	assert_int_equal(c.r[0].pid, 100);
+	assert_int_equal(c.r[1].pid, 200);
+	assert_true(c.r[1].cold);
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
+/* 6.12 takes target changes online with commit; kept pids keep slots. */
+static void test_targets_change_commit(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	pid_t a[] = { 100, 200 }, b2[] = { 200, 300 }, got[4];
+	char b[64];
+	void *p = fk_open(k);
+
+	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	assert_int_equal(k->nr_on, 1);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0); /* no change */
+	assert_int_equal(k->nr_commit, 0);
+	assert_int_equal(src_damon_ops.set_targets(p, b2, 2), 0);
+	assert_int_equal(k->nr_commit, 1);
+	assert_int_equal(k->nr_on, 1);
+	assert_int_equal(k->nr_off, 0);
+	assert_int_equal(damon_src_targets(p, got, 4), 2);
+	assert_int_equal(got[0], 300); /* took the freed slot */
+	assert_int_equal(got[1], 200); /* kept its slot */
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "300");
+	/* the new target got initial regions from its maps (3 regions) */
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/nr_regions"), "3");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/0/start"), "4194304");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/0/end"), "33554432");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/2/end"), "140720308621312");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/1/regions/nr_regions"), "0");
+	/* down to one target: no filter needed */
+	assert_int_equal(src_damon_ops.set_targets(p, b2 + 1, 1), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/filters/nr_filters"), "0");
+	assert_int_equal(damon_src_targets(p, got, 4), 1);
+	assert_int_equal(got[0], 300);
+	/* none: the kdamond stops */
+	assert_int_equal(src_damon_ops.set_targets(p, NULL, 0), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
+	/* a pid that does not exist is skipped */
+	{
+		pid_t d[] = { 999, 100 };
+
+		assert_int_equal(src_damon_ops.set_targets(p, d, 2), 0);
+		assert_int_equal(damon_src_targets(p, got, 4), 1);
+		assert_int_equal(got[0], 100);
+	}
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
+/* 6.2: no target filter, one kdamond per target. */
+static void test_targets_602(void **state)
+{
+	struct fk *k = fk_new(602, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 }, two[] = { 100, 200 };
+	char b[64];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
+	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 0u, 3u);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
+	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/targets/0/pid_target"), "200");
+	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/aggr_us"), "200000");
+	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 2);
+	assert_int_equal(c.r[0].pid, 100);
+	assert_int_equal(c.r[0].start, 0x1000);
+	assert_int_equal(c.r[1].pid, 200);
+	assert_true(c.r[1].cold);
+	src_damon_ops.close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+/* A target exits: dropped at the next poll, never fatal. */
+static void test_pid_vanishes(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100, 200 }, got[4];
+	char b[64];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
+	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 9u, 3u);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	rmrf("%s/100", k->proc);
+	/* the kernel now sees only one target, the former index 1 */
+	k->reg[0][0] = k->reg[1][0];
+	k->nreg[1] = 0;
+	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 1);
+	assert_int_equal(c.r[0].pid, 200);
+	assert_int_equal(damon_src_targets(p, got, 4), 1);
+	assert_int_equal(got[0], 200);
+	assert_int_equal(k->nr_commit, 1);
+	assert_non_null(strstr(logbuf, "target pid 100 exited"));
+	/* the last one too: the kdamond is stopped, polls report nothing */
+	rmrf("%s/200", k->proc);
+	c.n = 0;
+	assert_int_equal(src_damon_ops.poll(p, 6, collect, &c), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
+	src_damon_ops.close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	fk_free(k);
+}
+
+/* Not yet filled, partly filled, busy: nothing fatal. */
+static void test_tried_not_filled(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	struct src_stats st;
+	pid_t a[] = { 100 };
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 8u, 1u, 0x2000ULL, 0x3000ULL, 0u, 1u);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	k->fill_tried = false;
+	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 0);
+	k->fill_tried = true;
+	k->drop_age = true;
+	assert_int_equal(src_damon_ops.poll(p, 6, collect, &c), 1);
+	assert_int_equal(c.r[0].start, 0x2000);
+	src_damon_ops.stats(p, &st);
+	assert_int_equal(st.errors, 1);
+	k->drop_age = false;
+	k->busy_update = 1;
+	c.n = 0;
+	assert_int_equal(src_damon_ops.poll(p, 7, collect, &c), 0);
+	src_damon_ops.stats(p, &st);
+	assert_int_equal(st.errors, 2);
+	k->busy_update = 0;
+	assert_int_equal(src_damon_ops.poll(p, 8, collect, &c), 2);
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
+/* EBUSY from DAMON's sysfs trylock is retried. */
+static void test_busy_retry(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct src_cfg c = fk_cfg(k);
+	char err[1024] = "", b[64];
+	void *p = NULL;
+
+	k->busy_writes = 3;
+	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
+/* The kdamond stopped by itself: the next poll turns it on again. */
+static void test_kdamond_restart(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	char b[64];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	put("off", "%s/kdamonds/0/state", k->admin);
+	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 1);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	assert_non_null(strstr(logbuf, "stopped by itself"));
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
+/* close() after the kdamonds were changed by someone: leave them. */
+static void test_close_foreign_change(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	char b[64];
+	void *p = fk_open(k);
+
+	put("2", "%s/kdamonds/nr_kdamonds", k->admin);
+	src_damon_ops.close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
+	assert_true(state_file_exists(k));
+	assert_non_null(strstr(logbuf, "leaving the kdamonds alone"));
+	fk_free(k);
+}
+
+static void test_bad_settings(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct src_cfg c = fk_cfg(k);
+	char err[1024] = "";
+	void *p = NULL;
+
+	c.min_nr_regions = 2;
+	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EINVAL);
+	assert_int_equal(k->nr_writes, 0);
+	src_damon_ops.close(NULL);
+	fk_free(k);
+}
+
+/* ---- parsers ---- */
+
+static void test_parsers(void **state)
+{
+	uint64_t u;
+	int64_t s64;
+	bool on;
+	unsigned int m;
+	pid_t pid;
+	struct damon_region r;
+
+	assert_int_equal(sysfs_parse_u64("18446744073709551615\n", 21, &u), 0);
+	assert_true(u == UINT64_MAX);
+	assert_int_equal(sysfs_parse_u64("18446744073709551616", 20, &u), -ERANGE);
+	assert_int_equal(sysfs_parse_u64("", 0, &u), -EINVAL);
+	assert_int_equal(sysfs_parse_u64("1 2", 3, &u), -EINVAL);
+	assert_int_equal(sysfs_parse_u64("-1", 2, &u), -EINVAL);
+	assert_int_equal(sysfs_parse_s64("-1\n", 3, &s64), 0);
+	assert_true(s64 == -1);
+	assert_int_equal(sysfs_parse_s64("-9223372036854775808", 20, &s64), 0);
+	assert_true(s64 == INT64_MIN);
+	assert_int_equal(damon_parse_state("on\n", 3, &on), 0);
+	assert_true(on);
+	assert_int_equal(damon_parse_state("off", 3, &on), 0);
+	assert_false(on);
+	assert_int_equal(damon_parse_state("o", 1, &on), -EINVAL);
+	assert_int_equal(damon_parse_ops("vaddr\nfvaddr\npaddr\n", 19, &m), 0);
+	assert_int_equal(m, DAMON_OPS_VADDR | DAMON_OPS_FVADDR | DAMON_OPS_PADDR);
+	assert_int_equal(damon_parse_ops("paddr new_ops", 13, &m), 0);
+	assert_int_equal(m, DAMON_OPS_PADDR);
+	assert_int_equal(damon_parse_kdamond_pid("-1\n", 3, &pid), 0);
+	assert_int_equal(pid, 0);
+	assert_int_equal(damon_parse_kdamond_pid("812", 3, &pid), 0);
+	assert_int_equal(pid, 812);
+	assert_int_equal(damon_parse_kdamond_pid("0", 1, &pid), -ERANGE);
+	assert_int_equal(damon_parse_region("4096", 4, "8192", 4, "3", 1, "4294967295", 10, &r), 0);
+	assert_int_equal(r.age, UINT32_MAX);
+	assert_int_equal(damon_parse_region("4096", 4, "4096", 4, "3", 1, "1", 1, &r), -EINVAL);
+	assert_int_equal(damon_parse_region("0", 1, "4096", 4, "4294967296", 10, "1", 1, &r), -ERANGE);
+}
+
+static void test_state_file_roundtrip(void **state)
+{
+	struct damon_state_rec a = { .owner_pid = 77, .owner_start = 123456,
+				     .nr_kdamonds = 2, .nr_kdamonds_prev = 1 }, b;
+	char buf[8192];
+	int n;
+
+	strcpy(a.admin, "/sys/kernel/mm/damon/admin");
+	a.kdamond_pid[0] = 4242;
+	a.kdamond_pid[1] = 0;
+	n = damon_format_state_file(&a, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(damon_parse_state_file(buf, (size_t)n, &b), 0);
+	assert_int_equal(b.owner_pid, 77);
+	assert_true(b.owner_start == 123456);
+	assert_string_equal(b.admin, a.admin);
+	assert_int_equal(b.nr_kdamonds, 2);
+	assert_int_equal(b.nr_kdamonds_prev, 1);
+	assert_int_equal(b.kdamond_pid[0], 4242);
+	assert_int_equal(damon_parse_state_file("version 2\nowner_pid 1\nnr_kdamonds 1\n", 36, &b), -EINVAL);
+	assert_int_equal(damon_parse_state_file("owner_pid 1\n", 12, &b), -EINVAL);
+	assert_int_equal(damon_format_state_file(&a, buf, 10), -ENOSPC);
+}
+
+static void test_three_regions(void **state)
+{
+	struct damon_range v[] = {
+		{ 0x400000, 0x452000 }, { 0x651000, 0x652000 },
+		{ 0x1000000, 0x2000000 }, { 0x7f0000000000, 0x7f0000100000 },
+		{ 0x7ffc00000000, 0x7ffc00021000 },
+	}, r[3];
+	uint64_t s, e, st;
+
+	assert_int_equal(damon_three_regions(v, 5, r), 3);
+	assert_true(r[0].start == 0x400000 && r[0].end == 0x2000000);
+	assert_true(r[1].start == 0x7f0000000000 && r[1].end == 0x7f0000100000);
+	assert_true(r[2].start == 0x7ffc00000000 && r[2].end == 0x7ffc00021000);
+	assert_int_equal(damon_three_regions(v, 1, r), 1);
+	assert_int_equal(damon_three_regions(v, 2, r), 2);
+	assert_int_equal(damon_three_regions(v, 0, r), 0);
+	assert_int_equal(damon_three_regions(v + 1, 2, r), 2);
+	{
+		struct damon_range bad[] = { { 0x2000, 0x3000 }, { 0x1000, 0x1800 } };
+
+		assert_int_equal(damon_three_regions(bad, 2, r), -EINVAL);
+	}
+	assert_int_equal(damon_parse_maps_line("7f00-7f10 rw-p 0 0:0 0", 22, &s, &e), 0);
+	assert_true(s == 0x7f00 && e == 0x7f10);
+	assert_int_equal(damon_parse_maps_line("7f10-7f00 rw-p", 14, &s, &e), -EINVAL);
+	assert_int_equal(damon_parse_maps_line("zz", 2, &s, &e), -EINVAL);
+	{
+		const char *ps = "1 (a) b) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 555 1 1";
+
+		assert_int_equal(damon_parse_stat_starttime(ps, strlen(ps), &st), 0);
+	}
+	assert_true(st == 555);
+	assert_int_equal(damon_parse_stat_starttime("1 (a", 4, &st), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_damon),
+		cmocka_unit_test(test_layout_602),
+		cmocka_unit_test(test_layout_612),
+		cmocka_unit_test(test_layout_617),
+		cmocka_unit_test(test_foreign_running),
+		cmocka_unit_test(test_foreign_configured),
+		cmocka_unit_test(test_stale_state_cleanup),
+		cmocka_unit_test(test_stale_state_mismatch),
+		cmocka_unit_test(test_other_pghotd_alive),
+		cmocka_unit_test(test_stale_state_no_kdamonds),
+		cmocka_unit_test(test_no_vaddr),
+		cmocka_unit_test(test_reports_612),
+		cmocka_unit_test(test_reports_617),
+		cmocka_unit_test(test_targets_change_commit),
+		cmocka_unit_test(test_targets_602),
+		cmocka_unit_test(test_pid_vanishes),
+		cmocka_unit_test(test_tried_not_filled),
+		cmocka_unit_test(test_busy_retry),
+		cmocka_unit_test(test_kdamond_restart),
+		cmocka_unit_test(test_close_foreign_change),
+		cmocka_unit_test(test_bad_settings),
+		cmocka_unit_test(test_parsers),
+		cmocka_unit_test(test_state_file_roundtrip),
+		cmocka_unit_test(test_three_regions),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
