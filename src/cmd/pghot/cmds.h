@@ -15,4 +15,8 @@ int cmd_stat(int argc, char **argv);		/* stat.c */
 int cmd_ctl(int argc, char **argv);		/* ctl.c */
 int cmd_bench(int argc, char **argv);		/* bench.c */
 
+/* ctl.c: the control socket path from --socket, -c FILE, or the default;
+ * connect and handshake. Return: fd, or -1 after printing why. */
+int pghot_ctl_connect(const char *cmd, const char *socket, const char *config);
+
 #endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The control protocol between pghotd and pghot (stat, ctl), over a Unix
+ * stream socket. Text lines ending in '\n', at most PROTO_LINE_MAX bytes.
+ *
+ *   client: PROTOCOL <version>          first line, always
+ *   server: OK pghotd <version>         or "ERR ..." and the server closes
+ *   client: <COMMAND> [ARGS]            any number of requests
+ *   server: zero or more data lines, then "OK" or "ERR <message>"
+ *
+ * Data lines of STATS: "<name> <value>" (counters, numbers) and
+ * "target <pid> <pages_recorded> <pages_promoted> <pages_demoted> <comm>".
+ * Data lines of GET: "<section>.<name> <value>" (value may contain spaces).
+ *
+ * Any incompatible change to a message or its answer: bump the version.
+ */
+#ifndef PGHOT_CMD_COMMON_PROTO_H
+#define PGHOT_CMD_COMMON_PROTO_H
+
+#include <stddef.h>
+
+#define PGHOT_PROTO_VERSION 1	/* bump the version on any wire change */
+#define PROTO_LINE_MAX 2048
+
+/* Messages, numbered in blocks by area (as tmux-protocol.h). */
+enum proto_msg {
+	/* 100: session */
+	PROTO_MSG_VERSION = 100,	/* PROTOCOL <n> */
+	PROTO_MSG_QUIT,			/* QUIT */
+	PROTO_MSG_PING,			/* PING */
+	/* 200: statistics */
+	PROTO_MSG_STATS = 200,		/* STATS */
+	/* 300: configuration */
+	PROTO_MSG_GET = 300,		/* GET [name] */
+	PROTO_MSG_SET,			/* SET <name> <value> */
+	/* 400: actions */
+	PROTO_MSG_RELOAD = 400,		/* RELOAD: as SIGHUP */
+};
+
+struct proto_req {
+	enum proto_msg msg;
+	unsigned int version;		/* PROTO_MSG_VERSION */
+	char name[128];			/* GET, SET */
+	char value[1024];		/* SET: the rest of the line */
+};
+
+/**
+ * proto_parse_request() - parse one request line (without its newline).
+ * Return: 0, or -EINVAL with a reason in @errbuf.
+ */
+int proto_parse_request(const char *line, size_t len, struct proto_req *ret,
+			char *errbuf, size_t errlen);
+
+/* Client side. */
+/* Connect to @path and do the handshake. Return: fd or -errno (@errbuf). */
+int proto_connect(const char *path, char *errbuf, size_t errlen);
+/* Send @request; call @fn for each data line (without newline).
+ * Return: 0 on OK, -EPROTO on ERR (message in @errbuf), -errno. */
+int proto_request(int fd, const char *request,
+		  void (*fn)(void *arg, const char *line), void *arg,
+		  char *errbuf, size_t errlen);
+
+#endif

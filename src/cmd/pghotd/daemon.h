@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pghotd's state. One thread runs everything from one poll() loop: sources,
+ * the control socket, target rescans, and the promotion workers, which are
+ * per-lower-tier-node timers (the kernel's kmigrated threads) firing every
+ * sleep_ms. The engine is not thread-safe; a single thread needs no lock,
+ * and a promotion pass is bounded by the rate limit and batch_nr, so it
+ * cannot starve the sources for long.
+ */
+#ifndef PGHOT_CMD_PGHOTD_DAEMON_H
+#define PGHOT_CMD_PGHOTD_DAEMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <pghot/pghot.h>
+
+#include "cmd/common/config.h"
+#include "linux/demote.h"
+#include "linux/migrator.h"
+#include "linux/source.h"
+#include "linux/targets.h"
+#include "linux/topology.h"
+
+#define CTL_MAX_CLIENTS 16
+#define REGION_PAGES_MAX 64	/* pages reported per hot region and poll */
+#define DEMOTE_MAX_CANDS 16384
+
+/* Command-line values; they override the file. */
+struct overrides {
+	const char *sysfs_root, *procfs_root, *socket;
+	pid_t pids[CFG_MAX_PIDS];
+	size_t nr_pids;
+	const char *migrator;		/* "move_pages" or "dry-run" */
+	int fake_page_nid;		/* test aid, -1 off */
+	uint64_t once_ms;		/* run this long, then exit; 0 off */
+};
+
+struct daemon_src {
+	const struct src_ops *ops;
+	void *priv;
+	enum pghotd_src id;
+	uint64_t next_ms;
+	struct daemon *d;
+};
+
+struct worker {
+	int nid;		/* lower-tier node */
+	uint64_t next_ms;
+	uint64_t wakes;
+};
+
+struct ctl_client {
+	int fd;
+	bool greeted;
+	char buf[2048];
+	size_t len;
+};
+
+struct daemon_stats {
+	uint64_t reports_untargeted;	/* reports of processes not managed */
+	uint64_t pages_reported;	/* pages of hot reports looked up */
+	uint64_t pages_lower;		/* of which on a lower-tier node */
+	uint64_t record_errors;
+	uint64_t target_scans;
+	uint64_t targets_added, targets_exited;
+	uint64_t pgdemote_candidates;
+	uint64_t pgdemote_success;
+	uint64_t pgdemote_fail[PGHOT_MOVE_STATUS_MAX];
+	uint64_t reloads, reload_failures;
+};
+
+struct daemon {
+	struct pghotd_config cfg;
+	const char *config_path;	/* NULL: defaults only */
+	struct overrides ov;
+	struct topology topo;
+	struct pghot_engine *engine;
+	struct migrator mig;
+	struct daemon_src src[PGHOTD_SRC_MAX];
+	struct target *targets;
+	size_t nr_targets, cap_targets;
+	struct worker *workers;
+	size_t nr_workers;
+	int sigfd, ctl_fd;
+	struct ctl_client ctl[CTL_MAX_CLIENTS];
+	uint64_t start_ms, next_rescan_ms, next_stats_ms, last_demote_ms;
+	struct demote_cand *cands;
+	size_t nr_cands;
+	bool demote_wanted;		/* a top-tier node is below low wmark */
+	bool stop, reload;
+	struct daemon_stats st;
+};
+
+uint64_t now_ms(void);
+
+int daemon_setup(struct daemon *d);
+int daemon_run(struct daemon *d);
+void daemon_teardown(struct daemon *d);
+
+/* Build a config from the file and the overrides. */
+int daemon_load_config(const char *path, const struct overrides *ov,
+		       struct pghotd_config *ret, char *errbuf, size_t errlen);
+/* Make @nc the running config (reload, ctl set). On failure nothing
+ * changes. */
+int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
+		 size_t errlen);
+void daemon_reload(struct daemon *d);
+
+/* stats.c: every counter as name/value; targets separately. */
+void stats_foreach(struct daemon *d,
+		   void (*fn)(void *arg, const char *name, uint64_t v,
+			      bool gauge),
+		   void *arg);
+int stats_write_prometheus(struct daemon *d);
+
+/* ctlsrv.c */
+int ctl_open(struct daemon *d);
+void ctl_close(struct daemon *d);
+void ctl_accept(struct daemon *d);
+void ctl_handle(struct daemon *d, int i);
+
+#endif

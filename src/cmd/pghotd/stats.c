@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pghotd's counters: the engine's (kernel names: pgpromote_success, ...,
+ * pghot_recorded_*), the daemon's (pgdemote_*, lookups, migrator calls),
+ * per source and per target. One walker, stats_foreach(), feeds both the
+ * control socket (`pghot stat`) and the Prometheus text file.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/common/log.h"
+#include "cmd/pghotd/daemon.h"
+
+typedef void (*stat_fn)(void *arg, const char *name, uint64_t v, bool gauge);
+
+void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
+{
+	uint64_t c[PGHOT_COUNTER_MAX];
+	struct pghot_mem_stats ms;
+	char name[128];
+
+	pghot_counters(d->engine, c);
+	for (int i = 0; i < PGHOT_COUNTER_MAX; i++) {
+		const char *n = pghot_counter_name((enum pghot_counter)i);
+
+		if (n)
+			fn(arg, n, c[i], false);
+	}
+	fn(arg, "pgdemote_success", d->st.pgdemote_success, false);
+	for (int s = PGHOT_MOVE_BUSY; s < PGHOT_MOVE_STATUS_MAX; s++) {
+		snprintf(name, sizeof(name), "pgdemote_fail_%s",
+			 move_status_name((enum pghot_move_status)s));
+		fn(arg, name, d->st.pgdemote_fail[s], false);
+	}
+	fn(arg, "pgdemote_candidates", d->st.pgdemote_candidates, false);
+	for (int s = 0; s < PGHOTD_SRC_MAX; s++) {
+		struct src_stats ss = { 0 };
+
+		if (d->src[s].ops)
+			d->src[s].ops->stats(d->src[s].priv, &ss);
+		else if (!(d->cfg.sources & (1u << s)))
+			continue;
+#define SRC(field, label)                                                     \
+	snprintf(name, sizeof(name), "source_%s_%s", pghotd_src_name(s), label); \
+	fn(arg, name, ss.field, false)
+		SRC(reports, "reports");
+		SRC(bytes_reported, "bytes");
+		SRC(malformed, "malformed");
+		SRC(errors, "errors");
+#undef SRC
+	}
+	fn(arg, "reports_untargeted", d->st.reports_untargeted, false);
+	fn(arg, "pages_reported", d->st.pages_reported, false);
+	fn(arg, "pages_reported_lower", d->st.pages_lower, false);
+	fn(arg, "pages_looked_up", d->mig.st.pages_looked_up, false);
+	fn(arg, "pages_not_present", d->mig.st.pages_not_present, false);
+	fn(arg, "lookup_failures", d->mig.st.lookup_failures, false);
+	fn(arg, "record_errors", d->st.record_errors, false);
+	fn(arg, "migrate_syscalls", d->mig.st.syscalls, false);
+	fn(arg, "query_syscalls", d->mig.st.query_syscalls, false);
+	fn(arg, "targets", d->nr_targets, true);
+	fn(arg, "targets_added", d->st.targets_added, false);
+	fn(arg, "targets_exited", d->st.targets_exited, false);
+	fn(arg, "target_scans", d->st.target_scans, false);
+	for (size_t i = 0; i < d->nr_workers; i++) {
+		snprintf(name, sizeof(name), "node%d_nr_ready", d->workers[i].nid);
+		fn(arg, name, pghot_nr_ready(d->engine, d->workers[i].nid), true);
+		snprintf(name, sizeof(name), "node%d_worker_wakes", d->workers[i].nid);
+		fn(arg, name, d->workers[i].wakes, false);
+	}
+	pghot_mem_stats(d->engine, &ms);
+	fn(arg, "engine_bytes", ms.bytes_total, true);
+	fn(arg, "engine_tracked_pages", ms.nr_tracked_pages, true);
+	fn(arg, "reloads", d->st.reloads, false);
+	fn(arg, "reload_failures", d->st.reload_failures, false);
+	fn(arg, "uptime_ms", now_ms() - d->start_ms, true);
+}
+
+static void prom_one(void *arg, const char *name, uint64_t v, bool gauge)
+{
+	FILE *f = arg;
+	const char *pre = strncmp(name, "pghot_", 6) ? "pghot_" : "";
+
+	fprintf(f, "# HELP %s%s pghotd counter %s.\n", pre, name, name);
+	fprintf(f, "# TYPE %s%s %s\n", pre, name, gauge ? "gauge" : "counter");
+	fprintf(f, "%s%s %" PRIu64 "\n", pre, name, v);
+}
+
+static void prom_label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+int stats_write_prometheus(struct daemon *d)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} tm[] = {
+		{ "pghot_target_pages_recorded", offsetof(struct target, pages_recorded) },
+		{ "pghot_target_pages_promoted", offsetof(struct target, pages_promoted) },
+		{ "pghot_target_pages_demoted", offsetof(struct target, pages_demoted) },
+	};
+	char tmp[CFG_PATH_LEN + 16];
+	const char *path = d->cfg.prometheus_file;
+	FILE *f;
+	int err = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f) {
+		err = -errno;
+		log_warn("cannot write '%s': %s, ignoring", tmp, strerror(-err));
+		return err;
+	}
+	stats_foreach(d, prom_one, f);
+	for (size_t k = 0; k < sizeof(tm) / sizeof(tm[0]); k++) {
+		fprintf(f, "# HELP %s Pages of one target process.\n# TYPE %s counter\n",
+			tm[k].name, tm[k].name);
+		for (size_t i = 0; i < d->nr_targets; i++) {
+			const struct target *t = &d->targets[i];
+
+			fprintf(f, "%s{pid=\"%d\",comm=\"", tm[k].name, (int)t->id.pid);
+			prom_label(f, t->id.comm);
+			fprintf(f, "\"} %" PRIu64 "\n",
+				*(const uint64_t *)((const char *)t + tm[k].off));
+		}
+	}
+	if (fflush(f) || ferror(f))
+		err = -EIO;
+	if (fclose(f))
+		err = err ?: -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		log_warn("cannot write '%s': %s, ignoring", path, strerror(-err));
+	}
+	return err;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Demotion planner; see demote.h. */
+#include <stdlib.h>
+
+#include "linux/demote.h"
+
+int demote_node_low(const struct demote_node *n, unsigned int low_pct)
+{
+	return n->total_bytes &&
+	       n->free_bytes * 100 < (uint64_t)low_pct * n->total_bytes;
+}
+
+size_t demote_plan(const struct demote_cand *c, size_t nc,
+		   const struct demote_node *nodes, size_t nn,
+		   const struct demote_params *p, struct demote_move *out,
+		   size_t cap)
+{
+	uint64_t budget = p->budget_bytes;
+	size_t *order, nout = 0;
+
+	if (!nc || !nn || !cap || !p->page_bytes)
+		return 0;
+	order = malloc(nc * sizeof(*order));
+	if (!order)
+		return 0;
+	for (size_t i = 0; i < nc; i++)
+		order[i] = i;
+	/* oldest first; insertion sort keeps equal ages in report order */
+	for (size_t i = 1; i < nc; i++) {
+		size_t v = order[i], j = i;
+
+		while (j && c[order[j - 1]].age < c[v].age) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = v;
+	}
+	for (size_t k = 0; k < nn && nout < cap; k++) {
+		const struct demote_node *n = &nodes[k];
+		uint64_t target, need;
+
+		if (n->dest_nid < 0 || !demote_node_low(n, p->low_pct))
+			continue;
+		target = (uint64_t)p->high_pct * n->total_bytes / 100;
+		need = target > n->free_bytes ? target - n->free_bytes : 0;
+		for (size_t i = 0; i < nc && need && nout < cap; i++) {
+			const struct demote_cand *cd = &c[order[i]];
+
+			if (cd->nid != n->nid)
+				continue;
+			if (budget < p->page_bytes)
+				goto out;
+			out[nout].cand = order[i];
+			out[nout].to_nid = n->dest_nid;
+			nout++;
+			budget -= p->page_bytes;
+			need = need > p->page_bytes ? need - p->page_bytes : 0;
+		}
+	}
+out:
+	free(order);
+	return nout;
+}
