@@ -415,14 +415,25 @@ int damon_three_regions(const struct damon_range *vmas, size_t n,
 		}
 	}
 	out[nr++].end = vmas[n - 1].end;
+	/* page align; ranges that then touch or overlap are merged */
+	size_t m = 0;
+
 	for (size_t i = 0; i < nr; i++) {
-		ret[i].start = out[i].start & ~(DAMON_PAGE - 1);
-		ret[i].end = out[i].end + (DAMON_PAGE - 1) < out[i].end ?
-				     out[i].end & ~(DAMON_PAGE - 1) :
-				     (out[i].end + DAMON_PAGE - 1) &
-					     ~(DAMON_PAGE - 1);
-		if (ret[i].end <= ret[i].start)
+		uint64_t st = out[i].start & ~(DAMON_PAGE - 1);
+		uint64_t en = out[i].end + (DAMON_PAGE - 1) < out[i].end ?
+				      out[i].end & ~(DAMON_PAGE - 1) :
+				      (out[i].end + DAMON_PAGE - 1) &
+					      ~(DAMON_PAGE - 1);
+
+		if (en <= st)
 			return -EINVAL;
+		if (m && st <= ret[m - 1].end) {
+			if (en > ret[m - 1].end)
+				ret[m - 1].end = en;
+			continue;
+		}
+		ret[m].start = st;
+		ret[m++].end = en;
 	}
-	return (int)nr;
+	return (int)m;
 }
