@@ -12,7 +12,9 @@
  * the real /sys.
  */
 /* Paths here are short temporary folders; truncation cannot happen. */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 
 #include <stdarg.h>
 #include <stddef.h>
