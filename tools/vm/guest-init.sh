@@ -112,7 +112,15 @@ damon_add() {	# kdamond-index node action target_nid acc_min acc_max age_min quo
 		echo $(($8 << 20)) > $S/quotas/bytes
 		echo 1000 > $S/quotas/reset_interval_ms
 	fi
-	say "damon.kdamond$1=node$2 [$9,${10}) $3->$4 nr_accesses=$5..$6 age_min=$7 quota_MiBps=$8"
+	# as samples/damon/mtier.c: migrate_hot only young pages, migrate_cold
+	# only pages that are not (6.12 filters reject what they match, so
+	# "matching N" on young rejects the pages that are not young)
+	if [ -n "$DAMON_YOUNG_FILTER" ]; then
+		echo 1 > $S/filters/nr_filters
+		echo young > $S/filters/0/type
+		if [ $3 = migrate_hot ]; then echo N > $S/filters/0/matching; else echo Y > $S/filters/0/matching; fi
+	fi
+	say "damon.kdamond$1=node$2 [$9,${10}) $3->$4 nr_accesses=$5..$6 age_min=$7 quota_MiBps=$8 young_filter=${DAMON_YOUNG_FILTER:-no}"
 }
 
 vmstat_snap /tmp/vmstat.before
@@ -127,7 +135,7 @@ damon)
 	D=/sys/kernel/mm/damon/admin
 	NK=1; [ -n "$DAMON_COLD" ] && NK=2
 	echo $NK > $D/kdamonds/nr_kdamonds || finish fail "DAMON sysfs not usable"
-	damon_add 0 1 migrate_hot 0 $DAMON_HOT_MIN_ACC $((DAMON_AGGR_US / DAMON_SAMPLE_US)) $DAMON_HOT_MIN_AGE 0
+	damon_add 0 1 migrate_hot 0 $DAMON_HOT_MIN_ACC $((DAMON_AGGR_US / DAMON_SAMPLE_US)) $DAMON_HOT_MIN_AGE $DAMON_HOT_QUOTA_MIBPS
 	[ -n "$DAMON_COLD" ] && damon_add 1 0 migrate_cold 1 0 0 $DAMON_COLD_MIN_AGE $DAMON_COLD_QUOTA_MIBPS
 	for k in $(seq 0 $((NK - 1))); do
 		echo on > $D/kdamonds/$k/state || finish fail "kdamond $k did not start"

@@ -31,11 +31,16 @@ scenario_env() {
 	DEMOTION=false
 	DAMON_SAMPLE_US=5000
 	DAMON_AGGR_US=100000
-	DAMON_HOT_MIN_ACC=2		# of aggr/sample = 20 samples
-	DAMON_HOT_MIN_AGE=1
+	# DAMON case: as the kernel's samples/damon/mtier.c where 6.12 allows
+	# (no node_mem goals before 6.16): 5 ms / 100 ms intervals, promote
+	# regions seen accessed, 200 MiB/s quota, young-page filter.
+	DAMON_HOT_MIN_ACC=1		# of aggr/sample = 20 samples
+	DAMON_HOT_MIN_AGE=0
+	DAMON_HOT_QUOTA_MIBPS=200
+	DAMON_YOUNG_FILTER=1
 	DAMON_COLD=
 	DAMON_COLD_MIN_AGE=50		# aggregation intervals: 5 s untouched
-	DAMON_COLD_QUOTA_MIBPS=32
+	DAMON_COLD_QUOTA_MIBPS=200
 	case $scenario in
 	promote)
 		BENCH_ARGS="micro --size 256 --hot 32 --node 1 --thp off"
@@ -59,7 +64,7 @@ scenario_env() {
 
 	local v
 	for v in DRAM_MB CXL_MB SECS THP DEMOTION BENCH_ARGS DAMON_SAMPLE_US DAMON_AGGR_US \
-		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_COLD DAMON_COLD_MIN_AGE \
+		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_HOT_QUOTA_MIBPS DAMON_YOUNG_FILTER DAMON_COLD DAMON_COLD_MIN_AGE \
 		DAMON_COLD_QUOTA_MIBPS PGHOTD_CONF; do
 		local e=PGHOT_VM_$v
 		[ -n "${!e+x}" ] && printf -v "$v" '%s' "${!e}"
