@@ -522,6 +522,11 @@ int cfg_set(struct pghotd_config *c, const char *section, const char *name,
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': value '%.*s' longer than 15 characters (the kernel keeps 15 in /proc/PID/comm)",
 					    d->name, (int)(l > 64 ? 64 : l), p);
+			for (size_t j = 0; j < l; j++)
+				if (iscntrl((unsigned char)p[j]))
+					return fail(errbuf, errlen, c, line,
+						    "key '%s': value has a control character",
+						    d->name);
 			if (k == CFG_MAX_COMMS)
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': more than %d names",

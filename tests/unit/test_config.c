@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The config table: defaults, every key's bad values, exact messages. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/common/config.h"
+
+static struct pghotd_config cfg;
+static char err[1024];
+
+static int parse(const char *text)
+{
+	cfg_init(&cfg);
+	err[0] = '\0';
+	return cfg_parse_string(&cfg, text, strlen(text), "t.conf", err,
+				sizeof(err));
+}
+
+static void test_defaults(void **state)
+{
+	assert_int_equal(parse(""), 0);
+	assert_int_equal(cfg.mode, PGHOT_MODE_DEFAULT);
+	assert_int_equal(cfg.sources, 1u << PGHOTD_SRC_DAMON);
+	assert_int_equal(cfg.sample_us, 5000);
+	assert_int_equal(cfg.aggr_us, 100000);
+	assert_int_equal(cfg.min_nr_regions, 10);
+	assert_int_equal(cfg.max_nr_regions, 1000);
+	assert_int_equal(cfg.hot_min_accesses, 1);
+	assert_false(cfg.demote_enabled);
+	assert_string_equal(cfg.socket, "/run/pghot/pghotd.sock");
+	assert_string_equal(cfg.prometheus_file, "");
+	assert_int_equal(cfg.stats_interval_ms, 1000);
+	assert_string_equal(cfg.sysfs_root, "/sys");
+	assert_string_equal(cfg.procfs_root, "/proc");
+	assert_string_equal(cfg.run_dir, "/run/pghot");
+	assert_int_equal(cfg.tun.freq_threshold, 2);
+	assert_int_equal(cfg.tun.enabled_sources, 1u << PGHOT_SRC_SCAN);
+}
+
+static void test_full(void **state)
+{
+	assert_int_equal(parse("# comment\n[engine]\nmode = precise\n"
+			       "enabled_sources = damon,feed\nfreq_threshold = 5\n"
+			       "lower_tier_nodes = 1,2\n"
+			       "[targets]\npids = 1 2 3\ncomm = redis memcached\n"
+			       "cgroup = /app.slice\nmin_rss_mb = 64\n"
+			       "[feed]\npath = /run/feed.sock\n"
+			       "[demotion]\nenabled = yes\nlow_wmark_pct = 3\nhigh_wmark_pct = 8\n"),
+			 0);
+	assert_int_equal(cfg.mode, PGHOT_MODE_PRECISE);
+	assert_int_equal(cfg.tun.freq_threshold, 5);
+	/* precise default window, not the default mode's */
+	assert_int_equal(cfg.tun.promote_window_ms, 5000);
+	assert_int_equal(cfg.nr_pids, 3);
+	assert_int_equal(cfg.pids[2], 3);
+	assert_int_equal(cfg.nr_comms, 2);
+	assert_string_equal(cfg.comm[1], "memcached");
+	assert_true(nodemask_test(&cfg.lower_tier_nodes, 2));
+	assert_false(nodemask_test(&cfg.lower_tier_nodes, 0));
+	assert_true(cfg.demote_enabled);
+	assert_int_equal(cfg.tun.enabled_sources,
+			 (1u << PGHOT_SRC_SCAN) | (1u << PGHOT_SRC_FEED));
+}
+
+struct bad {
+	const char *text;
+	const char *msg;
+};
+
+static const struct bad bads[] = {
+	{ "[engine]\nfreq_threshold = 9\n",
+	  "t.conf:2: key 'freq_threshold': value '9' out of range 1..3 (freq_threshold)" },
+	{ "[engine]\nmode = precise\nfreq_threshold = 9\n",
+	  "t.conf:3: key 'freq_threshold': value '9' out of range 1..7 (freq_threshold)" },
+	{ "[engine]\nfreq_threshold = 0\n",
+	  "t.conf:2: key 'freq_threshold': value '0' out of range 1..3 (freq_threshold)" },
+	{ "[engine]\nfreq_threshold = two\n",
+	  "t.conf:2: key 'freq_threshold': value 'two' is not a number (freq_threshold: 1..3)" },
+	{ "[engine]\nmode = fast\n",
+	  "t.conf:2: key 'mode': value 'fast' not allowed; allowed values: default, precise" },
+	{ "[engine]\nenabled_sources = damon,ibs\n",
+	  "t.conf:2: key 'enabled_sources': value 'damon,ibs' not allowed: unknown source 'ibs'; allowed values: damon, feed" },
+	{ "[engine]\nsleep_ms = 10\n",
+	  "t.conf:2: key 'sleep_ms': value '10' out of range 50..1000 (sleep_ms)" },
+	{ "[engine]\nbatch_nr = 2000\n",
+	  "t.conf:2: key 'batch_nr': value '2000' out of range 64..1024 (batch_nr)" },
+	{ "[engine]\npromote_window_ms = 10\n",
+	  "t.conf:2: key 'promote_window_ms': value '10' out of range 1000..3968 (promote_window_ms)" },
+	{ "[engine]\ntarget_nid = 5000\n",
+	  "t.conf:2: key 'target_nid': value '5000' out of range 0..1023 (target_nid)" },
+	{ "[engine]\npromote_rate_limit_MBps = 99999999\n",
+	  "t.conf:2: key 'promote_rate_limit_MBps': value '99999999' out of range 0..1048576 (promote_rate_limit_MBps)" },
+	{ "[engine]\nlower_tier_nodes = 1,x\n",
+	  "t.conf:2: key 'lower_tier_nodes': value '1,x' is not a node list (e.g. 1,2 or 1-3; nodes 0..1023)" },
+	{ "[engine]\nbogus = 1\n", "t.conf:2: unknown key 'bogus' in section [engine]" },
+	{ "[nope]\nx = 1\n",
+	  "t.conf:2: unknown section [nope] (key 'x'); sections: engine, targets, damon, feed, demotion, stats, system" },
+	{ "[engine]\nthis is not ini\n",
+	  "t.conf:2: syntax error: expected '[section]', 'key = value' or a '#' comment" },
+	{ "[targets]\npids = 12 abc\n",
+	  "t.conf:2: key 'pids': value 'abc' out of range 1..4194304 (pids)" },
+	{ "[targets]\npids = 0\n", "t.conf:2: key 'pids': value '0' out of range 1..4194304 (pids)" },
+	{ "[targets]\ncomm = averyveryverylongname\n",
+	  "t.conf:2: key 'comm': value 'averyveryverylongname' longer than 15 characters (the kernel keeps 15 in /proc/PID/comm)" },
+	{ "[targets]\nmin_rss_mb = -1\n",
+	  "t.conf:2: key 'min_rss_mb': value '-1' is not a number (min_rss_mb: 0..1073741824)" },
+	{ "[targets]\nrescan_ms = 10\n", "t.conf:2: key 'rescan_ms': value '10' out of range 100..3600000 (rescan_ms)" },
+	{ "[damon]\nsample_us = 1\n", "t.conf:2: key 'sample_us': value '1' out of range 100..10000000 (sample_us)" },
+	{ "[damon]\naggr_us = 0\n", "t.conf:2: key 'aggr_us': value '0' out of range 1000..100000000 (aggr_us)" },
+	{ "[damon]\nmin_nr_regions = 1\n", "t.conf:2: key 'min_nr_regions': value '1' out of range 3..100000 (min_nr_regions)" },
+	{ "[damon]\nmax_nr_regions = 1000000\n", "t.conf:2: key 'max_nr_regions': value '1000000' out of range 3..100000 (max_nr_regions)" },
+	{ "[damon]\nmin_nr_regions = 50\nmax_nr_regions = 20\n",
+	  "t.conf:3: key 'max_nr_regions': value '20' below min_nr_regions (50)" },
+	{ "[damon]\nsample_us = 50000\naggr_us = 20000\n",
+	  "t.conf:3: key 'aggr_us': value '20000' below sample_us (50000)" },
+	{ "[damon]\nhot_min_accesses = 0\n", "t.conf:2: key 'hot_min_accesses': value '0' out of range 1..1000 (hot_min_accesses)" },
+	{ "[engine]\nenabled_sources = feed\n",
+	  "t.conf: source 'feed' is enabled but [feed] path is empty: set path = FILE, FIFO or socket" },
+	{ "[demotion]\nenabled = maybe\n",
+	  "t.conf:2: key 'enabled': value 'maybe' not allowed; allowed values: true, false" },
+	{ "[demotion]\nlow_wmark_pct = 100\n", "t.conf:2: key 'low_wmark_pct': value '100' out of range 1..99 (low_wmark_pct)" },
+	{ "[demotion]\nhigh_wmark_pct = 0\n", "t.conf:2: key 'high_wmark_pct': value '0' out of range 1..99 (high_wmark_pct)" },
+	{ "[demotion]\nlow_wmark_pct = 20\nhigh_wmark_pct = 10\n",
+	  "t.conf:3: key 'high_wmark_pct': value '10' must be above low_wmark_pct (20)" },
+	{ "[demotion]\nrate_limit_MBps = 0\n", "t.conf:2: key 'rate_limit_MBps': value '0' out of range 1..1048576 (rate_limit_MBps)" },
+	{ "[stats]\ninterval_ms = 5\n", "t.conf:2: key 'interval_ms': value '5' out of range 100..3600000 (interval_ms)" },
+	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]" },
+	{ "[system]\nrootfs = /x\n", "t.conf:2: unknown key 'rootfs' in section [system]" },
+};
+
+static void test_bad_values(void **state)
+{
+	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		int r = parse(bads[i].text);
+
+		if (r == 0 || strcmp(err, bads[i].msg))
+			fail_msg("case %zu: '%s'\n  got  (%d) '%s'\n  want '%s'", i,
+				 bads[i].text, r, err, bads[i].msg);
+	}
+}
+
+static void test_every_key_rejects_garbage(void **state)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		char text[256];
+
+		if (t[i].type == CFG_STRING)
+			continue; /* any text is a path */
+		snprintf(text, sizeof(text), "[%s]\n%s = \x01garbage\n",
+			 t[i].section, t[i].name);
+		if (parse(text) == 0)
+			fail_msg("key %s accepted garbage", t[i].name);
+		assert_non_null(strstr(err, "t.conf:2:"));
+		assert_non_null(strstr(err, t[i].name));
+	}
+}
+
+static void test_set_get_roundtrip(void **state)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
+	char a[CFG_PATH_LEN], b[CFG_PATH_LEN];
+
+	assert_int_equal(parse("[engine]\nenabled_sources = damon,feed\n[feed]\npath=/x\n"
+			       "[targets]\npids = 5 6\ncomm = a b\n[engine]\nlower_tier_nodes = 1-3\n"),
+			 0);
+	for (size_t i = 0; i < n; i++) {
+		static struct pghotd_config c2;
+
+		cfg_format(&cfg, &t[i], a, sizeof(a));
+		c2 = cfg;
+		assert_int_equal(cfg_set(&c2, NULL, t[i].name, a, 0, err, sizeof(err)), 0);
+		cfg_format(&c2, &t[i], b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	assert_non_null(cfg_find("engine.freq_threshold"));
+	assert_null(cfg_find("targets.freq_threshold"));
+	assert_null(cfg_find("nope"));
+	cfg.file = NULL;
+	assert_int_equal(cfg_set(&cfg, NULL, "nope", "1", 0, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "unknown key 'nope'");
+}
+
+static void test_man(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cfg_write_man(f);
+	fclose(f);
+	assert_non_null(strstr(buf, ".TH PGHOT.CONF 5"));
+	assert_non_null(strstr(buf, ".B freq_threshold"));
+	assert_non_null(strstr(buf, ".SH [demotion]"));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_every_key_rejects_garbage),
+		cmocka_unit_test(test_set_get_roundtrip),
+		cmocka_unit_test(test_man),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The feed source: line parser, and the source over a file, FIFO, socket. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "linux/feed.h"
+#include "linux/source.h"
+
+static int parse(const char *s, struct feed_sample *r)
+{
+	return feed_parse_line(s, strlen(s), r);
+}
+
+static void test_parse_good(void **state)
+{
+	struct feed_sample s;
+
+	assert_int_equal(parse("1234 0x7f0012345678", &s), 0);
+	assert_int_equal(s.pid, 1234);
+	assert_int_equal(s.vaddr, 0x7f0012345678ULL);
+	assert_int_equal(s.nid, -1);
+	assert_false(s.has_time);
+	assert_int_equal(parse("  1 4096 2 99\r", &s), 0);
+	assert_int_equal(s.vaddr, 4096);
+	assert_int_equal(s.nid, 2);
+	assert_true(s.has_time);
+	assert_int_equal(s.time_ms, 99);
+	assert_int_equal(parse("1\t0XABC\t-1\t5", &s), 0);
+	assert_int_equal(s.vaddr, 0xabc);
+	assert_int_equal(s.nid, -1);
+	assert_int_equal(s.time_ms, 5);
+	assert_int_equal(parse("", &s), 1);
+	assert_int_equal(parse("   ", &s), 1);
+	assert_int_equal(parse("# pid vaddr", &s), 1);
+}
+
+static void test_parse_bad(void **state)
+{
+	static const char *const bad[] = {
+		"1234", "x 0x10", "0 0x10", "-1 0x10", "1234 0x", "1234 0xg",
+		"1234 12a", "1234 0x10 node1", "1234 0x10 1024", "1234 0x10 1 2 3",
+		"1234 0x10 -2", "1234 0x10 1 -5", "99999999 0x10",
+		"1234 0x1ffffffffffffffff", "1234 99999999999999999999",
+		"1234 0x10 -1x",
+	};
+	struct feed_sample s;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse(bad[i], &s) != -EINVAL)
+			fail_msg("accepted '%s'", bad[i]);
+	/* embedded NUL and an overlong line */
+	assert_int_equal(feed_parse_line("12\0 0x10", 8, &s), -EINVAL);
+	{
+		char longl[400];
+
+		memset(longl, ' ', sizeof(longl));
+		memcpy(longl, "1 0x10", 6);
+		assert_int_equal(feed_parse_line(longl, sizeof(longl), &s), -EINVAL);
+	}
+}
+
+struct got {
+	struct src_report r[16];
+	int n;
+	int logs;
+};
+
+static int on_report(void *arg, const struct src_report *r)
+{
+	struct got *g = arg;
+
+	if (g->n < 16)
+		g->r[g->n] = *r;
+	g->n++;
+	return 0;
+}
+
+static void on_log(void *arg, int level, const char *msg)
+{
+	struct got *g = arg;
+
+	g->logs++;
+	assert_non_null(strstr(msg, "malformed line"));
+}
+
+static void test_file_follow(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path, .log = on_log, .log_arg = &g };
+	struct src_stats st;
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/feed", dir);
+	f = fopen(path, "w");
+	fputs("7 0x1234\nnot a line\n8 8192 1 50\n9 0x30", f); /* partial last */
+	fflush(f);
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(src_feed_ops.fd(priv), -1);
+	assert_int_equal(src_feed_ops.poll(priv, 100, on_report, &g), 2);
+	assert_int_equal(g.r[0].pid, 7);
+	assert_int_equal(g.r[0].start, 0x1000);
+	assert_int_equal(g.r[0].end, 0x2000);
+	assert_int_equal(g.r[0].time_ms, 100);
+	assert_int_equal(g.r[1].nid, 1);
+	assert_int_equal(g.r[1].time_ms, 50);
+	assert_int_equal(g.logs, 1);
+	/* the rest of the partial line arrives: followed */
+	fputs("00\n", f);
+	fflush(f);
+	assert_int_equal(src_feed_ops.poll(priv, 200, on_report, &g), 1);
+	assert_int_equal(g.r[2].pid, 9);
+	assert_int_equal(g.r[2].start, 0x3000);
+	src_feed_ops.stats(priv, &st);
+	assert_int_equal(st.reports, 3);
+	assert_int_equal(st.malformed, 1);
+	assert_int_equal(st.bytes_reported, 3 * 4096);
+	fclose(f);
+	src_feed_ops.close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_fifo(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path };
+	void *priv = NULL;
+	char err[256];
+	int w;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_true(src_feed_ops.fd(priv) >= 0);
+	w = open(path, O_WRONLY);
+	assert_true(w >= 0);
+	assert_int_equal(write(w, "5 0x5000\n", 9), 9);
+	close(w); /* a writer leaving is not the end */
+	assert_int_equal(src_feed_ops.poll(priv, 1, on_report, &g), 1);
+	w = open(path, O_WRONLY);
+	assert_int_equal(write(w, "6 0x6000\n", 9), 9);
+	close(w);
+	assert_int_equal(src_feed_ops.poll(priv, 2, on_report, &g), 1);
+	assert_int_equal(g.r[1].pid, 6);
+	src_feed_ops.close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
+static int connect_to(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	strcpy(sa.sun_path, path);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+static void test_socket_clients(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path };
+	void *priv = NULL;
+	char err[256];
+	int a, b;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sock", dir);
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	a = connect_to(path);
+	b = connect_to(path);
+	src_feed_ops.poll(priv, 1, on_report, &g); /* accept */
+	assert_int_equal(write(a, "1 0x1000\n1 0x", 13), 13);
+	assert_int_equal(write(b, "2 0x2000\n", 9), 9);
+	for (int i = 0; i < 3; i++)
+		src_feed_ops.poll(priv, 2, on_report, &g);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(write(a, "2000\n", 5), 5);
+	close(a);
+	close(b);
+	for (int i = 0; i < 3; i++)
+		src_feed_ops.poll(priv, 3, on_report, &g);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.r[2].start, 0x2000);
+	src_feed_ops.close(priv);
+	assert_int_equal(access(path, F_OK), -1); /* socket removed */
+	rmdir(dir);
+}
+
+static void test_open_errors(void **state)
+{
+	struct src_cfg cfg = { .feed_path = "" };
+	void *priv = NULL;
+	char err[256];
+
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "set [feed] path"));
+	cfg.feed_path = "/nonexistent-dir/x/feed.sock";
+	assert_true(src_feed_ops.open(&cfg, &priv, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "cannot listen"));
+	cfg.feed_path = "/tmp";
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), -EINVAL);
+	src_feed_ops.close(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_file_follow),
+		cmocka_unit_test(test_fifo),
+		cmocka_unit_test(test_socket_clients),
+		cmocka_unit_test(test_open_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Target discovery over fake procfs/sysfs trees. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux/targets.h"
+
+static char dir[] = "/tmp/pghot-tgt-XXXXXX";
+static char proc[256], sys[256];
+
+static void sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_int_equal(system(cmd), 0);
+}
+
+static int setup(void **state)
+{
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	snprintf(sys, sizeof(sys), "%s/sys", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static void test_parse_stat(void **state)
+{
+	char comm[16];
+	uint64_t st;
+
+	assert_int_equal(proc_parse_stat("12 (a b) c) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 777 9", comm, &st), 0);
+	assert_string_equal(comm, "a b) c");
+	assert_int_equal(st, 777);
+	assert_int_equal(proc_parse_stat("12 (x) S 1 2", comm, &st), -EINVAL);
+	assert_int_equal(proc_parse_stat("garbage", comm, &st), -EINVAL);
+}
+
+static void test_scan(void **state)
+{
+	static const char comms[2][16] = { "redis", "nope" };
+	pid_t pids[] = { 100 };
+	struct target_spec spec = { .pids = pids, .nr_pids = 1 };
+	struct target_id *found;
+	size_t n;
+	char err[512];
+
+	sh("tests/integration/fakes/mkmachine.sh %s 2node-tiers", dir);
+	sh("tests/integration/fakes/mkproc.sh %s 100 worker 1024 500", proc);
+	sh("tests/integration/fakes/mkproc.sh %s 200 redis 2048 600", proc);
+	sh("tests/integration/fakes/mkproc.sh %s 300 big 900000 700", proc);
+	sh("mkdir -p %s/fs/cgroup/app.slice/sub && echo 200 > %s/fs/cgroup/app.slice/cgroup.procs && echo 300 > %s/fs/cgroup/app.slice/sub/cgroup.procs",
+	   sys, sys, sys);
+
+	assert_int_equal(targets_check(proc, sys, &spec, err, sizeof(err)), 0);
+	assert_int_equal(targets_scan(proc, sys, &spec, &found, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(found[0].pid, 100);
+	assert_int_equal(found[0].start_time, 500);
+	assert_string_equal(found[0].comm, "worker");
+	free(found);
+
+	spec.comms = comms;
+	spec.nr_comms = 2;
+	assert_int_equal(targets_scan(proc, sys, &spec, &found, &n), 0);
+	assert_int_equal(n, 2);
+	free(found);
+
+	spec.nr_comms = 0;
+	spec.nr_pids = 0;
+	spec.min_rss_bytes = 100ULL << 20;
+	assert_int_equal(targets_scan(proc, sys, &spec, &found, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(found[0].pid, 300);
+	free(found);
+
+	spec.min_rss_bytes = 0;
+	spec.cgroup = "/app.slice";
+	assert_int_equal(targets_check(proc, sys, &spec, err, sizeof(err)), 0);
+	assert_int_equal(targets_scan(proc, sys, &spec, &found, &n), 0);
+	assert_int_equal(n, 2); /* with the child cgroup */
+	assert_true(targets_contains(found, n, &(struct target_id){ .pid = 300, .start_time = 700 }));
+	assert_false(targets_contains(found, n, &(struct target_id){ .pid = 300, .start_time = 701 }));
+	free(found);
+}
+
+static void test_missing(void **state)
+{
+	pid_t pids[] = { 1234 };
+	struct target_spec spec = { .pids = pids, .nr_pids = 1 };
+	char err[512], want[512];
+
+	assert_int_equal(targets_check(proc, sys, &spec, err, sizeof(err)), -ENOENT);
+	snprintf(want, sizeof(want),
+		 "target pid 1234 not found (no %s/1234): check the pid or use comm = NAME", proc);
+	assert_string_equal(err, want);
+	spec.nr_pids = 0;
+	spec.cgroup = "nope.slice";
+	assert_int_equal(targets_check(proc, sys, &spec, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "target cgroup 'nope.slice' not found"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_stat),
+		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_missing),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
