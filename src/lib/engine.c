@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The engine object: creation, tunables, node memory state, the record
- * path (pghot_record_access(), the hot call: a few compares, the space's
- * last-leaf cache or one hash probe, one record update) and read-only
- * queries.
+ * The engine object: creation, tunables, node memory state and read-only
+ * queries. The record path, pghot_record_access(), is in record.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -55,7 +53,7 @@ struct pghot_engine *pghot_engine_new(enum pghot_mode mode,
 		goto out;
 	e->mode = mode;
 	e->t = *t;
-	e->bucket_ms = record_bucket_ms(mode, t->promote_window_ms);
+	record_set_window(e);
 	e->leaf_size = sizeof(struct leaf) +
 		       LEAF_PAGES * (mode == PGHOT_MODE_PRECISE ? 4 : 1);
 	e->space_free = NIL;
@@ -95,7 +93,7 @@ int pghot_engine_set_tunables(struct pghot_engine *e,
 	if (err)
 		return err;
 	e->t = *t;
-	e->bucket_ms = record_bucket_ms(e->mode, t->promote_window_ms);
+	record_set_window(e);
 	return 0;
 }
 
@@ -128,59 +126,6 @@ int pghot_engine_set_node_mem(struct pghot_engine *e, int nid,
 static bool node_ok(const struct pghot_engine *e, int nid)
 {
 	return nid >= 0 && (size_t)nid < e->nr_nodes && e->nodes[nid].present;
-}
-
-int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
-			uint64_t page, int page_nid, int nid,
-			enum pghot_src src, uint64_t now_ms)
-{
-	uint64_t key = leaf_key(space_id, page >> LEAF_SHIFT);
-	struct space *s;
-	uint32_t idx;
-	int err;
-
-	if ((unsigned int)src >= PGHOT_SRC_MAX || page >> PAGE_BITS ||
-	    !node_ok(e, page_nid) || (nid != PGHOT_NID_UNKNOWN &&
-				      !node_ok(e, nid)))
-		return -EINVAL;
-	if (space_id >= e->spaces_hw || !e->spaces[space_id].used)
-		return -ENOENT;
-	/* Kernel order: disabled sources are not counted at all; enabled
-	 * ones are counted before the tier and locality filters. */
-	if (!(e->t.enabled_sources & (1u << src))) {
-		e->counters[PGHOT_SKIPPED_DISABLED]++;
-		return 0;
-	}
-	e->counters[PGHOT_RECORDED_HINTFAULTS + src]++;
-	if (!e->nodes[page_nid].lower) {
-		e->counters[PGHOT_SKIPPED_TOPTIER]++;
-		return 0;
-	}
-	if (nid == page_nid) {
-		e->counters[PGHOT_SKIPPED_LOCAL]++;
-		return 0;
-	}
-
-	s = &e->spaces[space_id];
-	if (now_ms < s->last_ms)
-		now_ms = s->last_ms;
-	else
-		s->last_ms = now_ms;
-	idx = s->cache;
-	if (idx == NIL || leaf_at(e, idx)->key != key ||
-	    leaf_at(e, idx)->nid != page_nid) {
-		idx = leaf_lookup(e, key, page_nid);
-		if (idx == NIL) {
-			err = leaf_create(e, space_id, key, page_nid, now_ms,
-					  &idx);
-			if (err)
-				return err;
-		}
-		s->cache = idx;
-	}
-	e->counters[PGHOT_RECORDED_ACCESSES]++;
-	record_update(e, idx, (unsigned int)(page & LEAF_MASK), nid, now_ms);
-	return 0;
 }
 
 int pghot_record_get(const struct pghot_engine *e, uint32_t space_id,

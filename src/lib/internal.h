@@ -137,7 +137,8 @@ struct mem_acct {
 struct pghot_engine {
 	enum pghot_mode mode;
 	struct pghot_tunables t;
-	unsigned int bucket_ms;	/* default-mode time unit for the window */
+	unsigned int bucket_ms;	/* record time unit for the window, ms */
+	uint64_t span_ms;	/* largest now - base_ms a record can hold */
 	size_t nr_nodes;
 	struct node *nodes;
 
@@ -176,7 +177,48 @@ static inline struct leaf *leaf_at(const struct pghot_engine *e, uint32_t idx)
 	return (struct leaf *)(void *)(e->chunks[idx >> CHUNK_SHIFT].mem +
 		(size_t)(idx & (LEAVES_PER_CHUNK - 1)) * e->leaf_size);
 }
-uint32_t leaf_lookup(const struct pghot_engine *e, uint64_t key, int nid);
+/* Inline: the lookup is on the record path. */
+static inline uint64_t key_hash(uint64_t key, int nid)
+{
+	uint64_t x = key;
+
+	/* Multiply-xorshift-multiply: neighbouring leaves and spaces land
+	 * far apart; the caller takes the top bits. */
+	x ^= (uint64_t)(unsigned int)nid * 0x9e3779b97f4a7c15ull;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 31;
+	return x * 0x94d049bb133111ebull;
+}
+
+static inline size_t slot_of(uint64_t h, unsigned int bits)
+{
+	return (size_t)(h >> (64 - bits));
+}
+
+static inline bool leaf_matches(const struct leaf *l, uint64_t key,
+				int nid)
+{
+	return l->key == key && l->nid == (uint16_t)nid;
+}
+
+static inline uint32_t leaf_lookup(const struct pghot_engine *e,
+				   uint64_t key, int nid)
+{
+	size_t mask, i;
+	uint32_t idx;
+
+	if (!e->slots)
+		return NIL;
+	mask = ((size_t)1 << e->index_bits) - 1;
+	i = slot_of(key_hash(key, nid), e->index_bits);
+	for (;;) {
+		idx = e->slots[i];
+		if (idx == NIL || leaf_matches(leaf_at(e, idx), key, nid))
+			return idx;
+		i = (i + 1) & mask;
+	}
+}
+
 int leaf_create(struct pghot_engine *e, uint32_t space_id, uint64_t key,
 		int nid, uint64_t now_ms, uint32_t *ret_idx);
 void leaf_unindex(struct pghot_engine *e, uint32_t idx);
@@ -185,9 +227,7 @@ void leaf_slab_trim(struct pghot_engine *e);
 void leaf_index_free(struct pghot_engine *e);
 
 /* record.c */
-unsigned int record_bucket_ms(enum pghot_mode mode, unsigned int window_ms);
-void record_update(struct pghot_engine *e, uint32_t idx, unsigned int slot,
-		   int nid, uint64_t now_ms);
+void record_set_window(struct pghot_engine *e);
 struct rec_view {
 	unsigned int freq;
 	bool ready;

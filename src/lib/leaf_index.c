@@ -22,45 +22,6 @@
 
 #define INDEX_MIN_BITS 4	/* 16 slots */
 
-static inline uint64_t key_hash(uint64_t key, int nid)
-{
-	uint64_t x = key;
-
-	/* Multiply-xorshift-multiply: neighbouring leaves and spaces land
-	 * far apart; the caller takes the top bits. */
-	x ^= (uint64_t)(unsigned int)nid * 0x9e3779b97f4a7c15ull;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 31;
-	return x * 0x94d049bb133111ebull;
-}
-
-static inline size_t slot_of(uint64_t h, unsigned int bits)
-{
-	return (size_t)(h >> (64 - bits));
-}
-
-static inline bool leaf_matches(const struct leaf *l, uint64_t key, int nid)
-{
-	return l->key == key && l->nid == (uint16_t)nid;
-}
-
-uint32_t leaf_lookup(const struct pghot_engine *e, uint64_t key, int nid)
-{
-	size_t mask, i;
-	uint32_t idx;
-
-	if (!e->slots)
-		return NIL;
-	mask = ((size_t)1 << e->index_bits) - 1;
-	i = slot_of(key_hash(key, nid), e->index_bits);
-	for (;;) {
-		idx = e->slots[i];
-		if (idx == NIL || leaf_matches(leaf_at(e, idx), key, nid))
-			return idx;
-		i = (i + 1) & mask;
-	}
-}
-
 static size_t home_of(const struct pghot_engine *e, uint32_t idx,
 		      unsigned int bits)
 {

@@ -26,6 +26,8 @@
  * the leaf converts it to the new bucket size (rounding ages down to the
  * new bucket), so records never mix units.
  */
+#include <errno.h>
+
 #include "internal.h"
 
 #define D_FREQ_MASK 0x03u
@@ -52,16 +54,19 @@ static inline uint32_t *rec32(const struct leaf *l)
 	return (uint32_t *)(uintptr_t)(l + 1);
 }
 
-unsigned int record_bucket_ms(enum pghot_mode mode, unsigned int window_ms)
+/* Time unit and reach of the records for the current window. */
+void record_set_window(struct pghot_engine *e)
 {
-	if (mode == PGHOT_MODE_PRECISE)
-		return 1;
-	return (2 * window_ms + 23) / 24;
-}
+	uint64_t offsets;
 
-static inline uint64_t time_max(enum pghot_mode mode)
-{
-	return mode == PGHOT_MODE_PRECISE ? P_TIME_MASK : D_TIME_MASK;
+	if (e->mode == PGHOT_MODE_PRECISE) {
+		e->bucket_ms = 1;
+		offsets = P_TIME_MASK + 1ull;
+	} else {
+		e->bucket_ms = (2 * e->t.promote_window_ms + 23) / 24;
+		offsets = D_TIME_MASK + 1ull;
+	}
+	e->span_ms = offsets * e->bucket_ms - 1;
 }
 
 /*
@@ -132,19 +137,20 @@ static void leaf_rebase(struct pghot_engine *e, struct leaf *l,
  * @now_ms is never below a time already stored in the leaf (the caller
  * clamps time per space, and a leaf belongs to one space).
  */
-void record_update(struct pghot_engine *e, uint32_t idx, unsigned int slot,
-		   int nid, uint64_t now_ms)
+static inline void record_update(struct pghot_engine *e, uint32_t idx,
+				 unsigned int slot, int nid, uint64_t now_ms)
 {
 	struct leaf *l = leaf_at(e, idx);
 	unsigned int b = e->bucket_ms, freq, w = e->t.promote_window_ms;
+	uint64_t delta = now_ms - l->base_ms, off, toff;
 	bool was_set, to_ready;
-	uint64_t off, toff;
 
-	if (l->bucket_ms != b || (now_ms - l->base_ms) / b > time_max(e->mode))
+	if (l->bucket_ms != b || delta > e->span_ms) {
 		leaf_rebase(e, l, now_ms);
-	off = (now_ms - l->base_ms) / b;
-
+		delta = now_ms - l->base_ms;
+	}
 	if (e->mode == PGHOT_MODE_PRECISE) {
+		off = delta;	/* 1 ms buckets: no division */
 		uint32_t *r = rec32(l) + slot, v = *r;
 		unsigned int fnid = nid < 0 ? l->nid : (unsigned int)nid;
 
@@ -162,6 +168,8 @@ void record_update(struct pghot_engine *e, uint32_t idx, unsigned int slot,
 	} else {
 		uint8_t *r = rec8(l) + slot, v = *r;
 
+		/* delta <= span_ms < 2^14: a 32-bit division. */
+		off = (uint32_t)delta / b;
 		was_set = v != 0;
 		freq = v & D_FREQ_MASK;
 		toff = (v >> D_TIME_SHIFT) & D_TIME_MASK;
@@ -182,6 +190,70 @@ void record_update(struct pghot_engine *e, uint32_t idx, unsigned int slot,
 		if (!(l->flags & LEAF_QUEUED))
 			ready_enqueue(e, idx);
 	}
+}
+
+/*
+ * The record path, the engine's hot call: argument checks, the filters in
+ * the kernel's order, the space's last-leaf cache or one hash probe, one
+ * record update. No allocation except a leaf on first touch of a 2 MiB
+ * range.
+ */
+static bool node_ok(const struct pghot_engine *e, int nid)
+{
+	return nid >= 0 && (size_t)nid < e->nr_nodes && e->nodes[nid].present;
+}
+
+int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
+			uint64_t page, int page_nid, int nid,
+			enum pghot_src src, uint64_t now_ms)
+{
+	uint64_t key = leaf_key(space_id, page >> LEAF_SHIFT);
+	struct space *s;
+	uint32_t idx;
+	int err;
+
+	if ((unsigned int)src >= PGHOT_SRC_MAX || page >> PAGE_BITS ||
+	    !node_ok(e, page_nid) || (nid != PGHOT_NID_UNKNOWN &&
+				      !node_ok(e, nid)))
+		return -EINVAL;
+	if (space_id >= e->spaces_hw || !e->spaces[space_id].used)
+		return -ENOENT;
+	/* Kernel order: disabled sources are not counted at all; enabled
+	 * ones are counted before the tier and locality filters. */
+	if (!(e->t.enabled_sources & (1u << src))) {
+		e->counters[PGHOT_SKIPPED_DISABLED]++;
+		return 0;
+	}
+	e->counters[PGHOT_RECORDED_HINTFAULTS + src]++;
+	if (!e->nodes[page_nid].lower) {
+		e->counters[PGHOT_SKIPPED_TOPTIER]++;
+		return 0;
+	}
+	if (nid == page_nid) {
+		e->counters[PGHOT_SKIPPED_LOCAL]++;
+		return 0;
+	}
+
+	s = &e->spaces[space_id];
+	if (now_ms < s->last_ms)
+		now_ms = s->last_ms;
+	else
+		s->last_ms = now_ms;
+	idx = s->cache;
+	if (idx == NIL || leaf_at(e, idx)->key != key ||
+	    leaf_at(e, idx)->nid != page_nid) {
+		idx = leaf_lookup(e, key, page_nid);
+		if (idx == NIL) {
+			err = leaf_create(e, space_id, key, page_nid, now_ms,
+					  &idx);
+			if (err)
+				return err;
+		}
+		s->cache = idx;
+	}
+	e->counters[PGHOT_RECORDED_ACCESSES]++;
+	record_update(e, idx, (unsigned int)(page & LEAF_MASK), nid, now_ms);
+	return 0;
 }
 
 void record_read(const struct pghot_engine *e, const struct leaf *l,
