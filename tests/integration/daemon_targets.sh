@@ -1,0 +1,65 @@
+#!/bin/bash
+# Targets: by pid, comm, cgroup, RSS floor; missing ones at start are errors,
+# exits later are warnings; a reused pid (other start time) is a new target.
+. "$(dirname "$0")/fakes/lib.sh"
+
+machine 2node-tiers
+touch "$T/feed"
+base=("[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed")
+
+config "${base[@]}" "[targets]" "pids = 1234"
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run >"$T/log" 2>&1 && fail "missing pid accepted"
+grep -qxF "pghotd: error: target pid 1234 not found (no $T/proc/1234): check the pid or use comm = NAME" "$T/log" ||
+	fail "missing pid message"
+ok "missing pid: error at start"
+
+config "${base[@]}" "[targets]" "cgroup = /app.slice"
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run >"$T/log" 2>&1 && fail "missing cgroup accepted"
+grep -qF "target cgroup '/app.slice' not found (no $T/sys/fs/cgroup/app.slice/cgroup.procs)" "$T/log" ||
+	fail "missing cgroup message"
+ok "missing cgroup: error at start"
+
+config "${base[@]}"
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run >"$T/log" 2>&1 && fail "no targets accepted"
+grep -qF "no targets: set pids, comm, cgroup or min_rss_mb in [targets], or pass --pid N" "$T/log" || fail "no targets message"
+ok "no targets: error"
+
+proc 100 worker 1024 500
+proc 200 redis 2048 600
+proc 300 big 900000 700
+proc 400 other 1024 800
+mkdir -p "$T/sys/fs/cgroup/app.slice"
+echo 400 >"$T/sys/fs/cgroup/app.slice/cgroup.procs"
+config "${base[@]}" "[targets]" "pids = 100" "comm = redis" "min_rss_mb = 500" "cgroup = app.slice" "rescan_ms = 100"
+start --migrator=dry-run
+[ "$(stat_of targets)" = 4 ] || fail "targets $(stat_of targets), want 4"
+ok "pid + comm + rss + cgroup: 4 targets"
+
+# pid 100 exits: a warning, not fatal
+rm -rf "$T/proc/100"
+wait_log "warning: target pid 100 (worker) exited, dropping it"
+kill -0 "$DPID" || fail "pghotd died when a target exited"
+[ "$(stat_of targets)" = 3 ] || fail "targets $(stat_of targets) after exit"
+ok "exited target dropped"
+
+# a new redis appears; pid 200 is reused by another process
+proc 500 redis 2048 900
+proc 200 redis 2048 999
+wait_log "managing pid 500 (redis)"
+wait_stat targets_added 6
+[ "$(stat_of targets)" = 4 ] || fail "targets $(stat_of targets) after new"
+ok "new and reused pids picked up"
+
+# the cgroup disappears later: a warning
+rm -rf "$T/sys/fs/cgroup/app.slice"
+wait_log "target cgroup 'app.slice' is gone"
+kill -0 "$DPID" || fail "pghotd died when the cgroup went away"
+stop
+ok "cgroup gone: warning"
+
+# --pid overrides the file
+config "${base[@]}" "[targets]" "pids = 999"
+start --migrator=dry-run --pid 300
+[ "$(stat_of targets)" = 1 ] || fail "--pid: targets $(stat_of targets)"
+stop
+ok "--pid overrides [targets] pids"

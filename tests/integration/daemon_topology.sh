@@ -1,0 +1,67 @@
+#!/bin/bash
+# pghot topology (human and --json) and pghotd's tier decisions on fake
+# 2- and 3-node machines with and without kernel memory tiers.
+. "$(dirname "$0")/fakes/lib.sh"
+command -v python3 >/dev/null || { echo "python3 needed"; exit 77; }
+
+tiers() { # machine [args] -> "nid:tier ..." from --json
+	"$PGHOT" topology --sysfs-root "$T/sys" --json "$@" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for n in d["nodes"]:
+    assert set(("nid", "cpus", "mem_total_bytes", "mem_free_bytes", "tier", "distances")) <= set(n)
+print(" ".join("%d:%s" % (n["nid"], n["tier"]) for n in d["nodes"]))'
+}
+
+check() { # machine expected [args]
+	local m=$1 want=$2; shift 2
+	machine "$m"
+	got=$(tiers "$@") || fail "$m: pghot topology --json failed"
+	[ "$got" = "$want" ] || fail "$m $*: tiers '$got', want '$want'"
+	ok "$m $*: $got"
+}
+check 2node-tiers "0:top 1:lower"
+check 2node-notiers "0:top 1:lower"
+check 2node-onetier "0:top 1:top"
+check 2node-onetier "0:top 1:lower" --lower-tier-nodes 1
+check 3node-tiers "0:top 1:top 2:lower"
+check 3node-notiers "0:top 1:top 2:lower"
+check 3node-notiers "0:top 1:lower 2:lower" --lower-tier-nodes 1-2
+
+machine 3node-tiers
+out=$("$PGHOT" topology --sysfs-root "$T/sys")
+echo "$out" | grep -qE '^2 +- +32.0 GiB +31.0 GiB +lower +22 +30 25 10$' || fail "human table: $out"
+echo "$out" | grep -q 'lower tier from: kernel memory tiers' || fail "tier source: $out"
+mem=$("$PGHOT" topology --sysfs-root "$T/sys" --json | python3 -c '
+import json, sys; n = json.load(sys.stdin)["nodes"][0]; print(n["mem_total_bytes"], n["mem_free_bytes"], n["cpus"], n["distances"]["2"])')
+[ "$mem" = "8589934592 6442450944 [0, 1] 30" ] || fail "node 0 json: $mem"
+ok "human table and json fields"
+
+# pghotd refuses a machine without lower tier, and says what to do
+machine 2node-onetier
+proc 4242 worker 1024
+config "[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+touch "$T/feed"
+"$PGHOTD" -c "$T/pghot.conf" >"$T/log" 2>&1 && fail "pghotd started without a lower tier"
+grep -q "no lower-tier node: every node with memory is in the top tier (kernel memory tiers); nothing to promote from. See \`pghot topology\`; if your CXL node is in the DRAM tier, set lower_tier_nodes" "$T/log" ||
+	fail "no-lower-tier message"
+ok "no lower tier: clear error"
+
+# ... and runs when lower_tier_nodes names the CXL node
+config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 1" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+start --migrator=dry-run
+wait_log "promoting from node 1 to node 0 (default mode, tiers from lower_tier_nodes (config))"
+stop
+ok "lower_tier_nodes override"
+
+# target_nid must be a top-tier node
+machine 3node-tiers
+config "[engine]" "enabled_sources = feed" "target_nid = 2" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+proc 4242 worker 1024
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run >"$T/log" 2>&1 && fail "target_nid 2 accepted"
+grep -q "target_nid 2 is not a top-tier node with memory" "$T/log" || fail "target_nid message"
+config "[engine]" "enabled_sources = feed" "target_nid = 1" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+start --migrator=dry-run
+wait_log "promoting from node 2 to node 1"
+stop
+ok "3 nodes: target_nid checked"
