@@ -5,8 +5,9 @@
  * tree, and inside the QEMU guest against the guest's real /sys.
  *
  *   damon-probe [-s SYSFS] [-p PROC] [-r RUN_DIR] [-n POLLS] [-S SAMPLE_US]
- *               [-A AGGR_US] [-H HOT_MIN] [-t TOP] [-c] PID...
+ *               [-A AGGR_US] [-H HOT_MIN] [-t TOP] [-L PID] [-c] PID...
  *
+ * -L adds PID to the targets after half the polls (an online change).
  * -c exits after the polls without close(), as a crash would.
  * Exit: 0 ok, 2 open failed, 3 set_targets failed, 4 poll failed.
  */
@@ -82,13 +83,13 @@ int main(int argc, char **argv)
 	static struct seen seen;
 	int polls = 5, top = 8, opt, err;
 	bool crash = false;
-	pid_t pids[64];
+	pid_t pids[64], late = 0;
 	size_t npids = 0;
 	char errbuf[2048] = "";
 	struct src_stats st;
 	void *p = NULL;
 
-	while ((opt = getopt(argc, argv, "s:p:r:n:S:A:H:t:c")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:r:n:S:A:H:t:L:c")) != -1) {
 		switch (opt) {
 		case 's': cfg.sysfs_root = optarg; break;
 		case 'p': cfg.procfs_root = optarg; break;
@@ -99,8 +100,9 @@ int main(int argc, char **argv)
 		case 'H': cfg.hot_min_accesses = (uint32_t)atoi(optarg); break;
 		case 't': top = atoi(optarg); break;
 		case 'c': crash = true; break;
+		case 'L': late = (pid_t)atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s [-s SYSFS] [-p PROC] [-r RUN_DIR] [-n POLLS] [-S SAMPLE_US] [-A AGGR_US] [-H HOT_MIN] [-t TOP] [-c] PID...\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s SYSFS] [-p PROC] [-r RUN_DIR] [-n POLLS] [-S SAMPLE_US] [-A AGGR_US] [-H HOT_MIN] [-t TOP] [-L PID] [-c] PID...\n", argv[0]);
 			return 1;
 		}
 	}
@@ -128,6 +130,11 @@ int main(int argc, char **argv)
 		uint64_t t0 = now_ms();
 		int n;
 
+		if (late && i == polls / 2 + 1 && npids < 64) {
+			pids[npids++] = late;
+			err = src_damon_ops.set_targets(p, pids, npids);
+			printf("set_targets +%d: %d\n", (int)late, err);
+		}
 		memset(&seen, 0, sizeof(seen));
 		n = src_damon_ops.poll(p, t0, on_report, &seen);
 		if (n < 0) {

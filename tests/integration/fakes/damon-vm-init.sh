@@ -1,0 +1,51 @@
+#!/bin/busybox sh
+# /init of the damon source check in a QEMU guest (tests/integration/fakes/damon-vm.sh):
+# two workloads (the test bed's probe-workload: 256 MiB, first 32 MiB hot), then
+# damon-probe against the guest's real /sys: A. refusal of a foreign kdamond,
+# B. one target, C. two targets with one added online, D. crash and restart,
+# E. a target that exits.
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp; mount -t tmpfs run /run
+echo "== kernel $(uname -r)"
+D=/sys/kernel/mm/damon/admin
+echo "== DAMON admin: $(ls $D) nr_kdamonds=$(cat $D/kdamonds/nr_kdamonds)"
+echo 0 > /proc/sys/kernel/numa_balancing
+/bin/probe-workload 60 > /tmp/w1 &
+/bin/probe-workload 60 > /tmp/w2 &
+while ! grep -q pid /tmp/w1 2>/dev/null || ! grep -q pid /tmp/w2 2>/dev/null; do sleep 0.2; done
+W1=$(awk '{print $2}' /tmp/w1); W2=$(awk '{print $2}' /tmp/w2)
+echo "== workload 1: $(cat /tmp/w1) (hot: first 32 MiB)"
+echo "== workload 2: $(cat /tmp/w2)"
+P="/bin/damon-probe -r /run/pghot -S 5000 -A 100000 -H 3 -t 6"
+
+echo "== A. someone else's kdamond (configured, off), then running (paddr)"
+echo 1 > $D/kdamonds/nr_kdamonds
+$P -n 1 $W1; echo "exit $?"
+echo 1 > $D/kdamonds/0/contexts/nr_contexts; echo paddr > $D/kdamonds/0/contexts/0/operations
+echo 1 > $D/kdamonds/0/contexts/0/targets/nr_targets
+echo on > $D/kdamonds/0/state
+echo "foreign kdamond: state $(cat $D/kdamonds/0/state) pid $(cat $D/kdamonds/0/pid)"
+$P -n 1 $W1; echo "exit $?"
+echo "after refusal: state $(cat $D/kdamonds/0/state) pid $(cat $D/kdamonds/0/pid) nr_kdamonds $(cat $D/kdamonds/nr_kdamonds) ops $(cat $D/kdamonds/0/contexts/0/operations)"
+echo off > $D/kdamonds/0/state; echo 0 > $D/kdamonds/nr_kdamonds
+
+echo "== B. one target, 6 polls"
+$P -n 6 $W1; echo "exit $?"
+echo "after close: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds); state file: $(ls /run/pghot/)"
+
+echo "== C. two targets (target filters), second added online after 3 polls"
+$P -n 6 -t 8 -L $W2 $W1; echo "exit $?"
+
+echo "== D. crash (no close), then restart"
+$P -n 1 -c $W1 > /tmp/c; echo "exit $?"; tail -2 /tmp/c
+echo "left behind: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds) state $(cat $D/kdamonds/0/state) pid $(cat $D/kdamonds/0/pid)"
+grep -E 'owner_pid|kdamond ' /run/pghot/damon.state
+$P -n 2 -t 3 $W1; echo "exit $?"
+echo "after close: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds); state file: $(ls /run/pghot/)"
+
+echo "== E. a target that exits (sleep 1) next to the workload"
+sleep 1 & S=$!
+$P -n 12 -t 2 $S $W1 | grep -E 'poll|log|exit|closed|stats|open'; echo "exit $?"
+echo "after close: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds)"
+echo "== done"
+poweroff -f
