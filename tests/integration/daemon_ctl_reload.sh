@@ -1,0 +1,78 @@
+#!/bin/bash
+# pghot ctl get/set over the control socket (validated by the config table),
+# SIGHUP reload (a bad file keeps the old config), protocol handshake.
+. "$(dirname "$0")/fakes/lib.sh"
+command -v python3 >/dev/null || { echo "python3 needed"; exit 77; }
+
+machine 2node-tiers
+proc 4242 worker 1024
+touch "$T/feed"
+config "[engine]" "enabled_sources = feed" "freq_threshold = 2" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+start --migrator=dry-run
+ctl() { "$PGHOT" ctl --socket "$T/pghotd.sock" "$@"; }
+
+[ "$(ctl get freq_threshold)" = 2 ] || fail "get freq_threshold"
+[ "$(ctl get engine.sleep_ms)" = 100 ] || fail "get sleep_ms default"
+ctl get | grep -qx "targets.pids 4242" || fail "get all"
+ctl set freq_threshold 3 || fail "set"
+[ "$(ctl get freq_threshold)" = 3 ] || fail "set did not apply"
+out=$(ctl set freq_threshold 4 2>&1) && fail "out of range accepted"
+[ "$out" = "pghot ctl: key 'freq_threshold': value '4' out of range 1..3 (freq_threshold)" ] || fail "range msg: $out"
+out=$(ctl set mode precise 2>&1) && fail "mode accepted"
+[ "$out" = "pghot ctl: key 'mode' cannot be changed at run time: edit the config file and restart pghotd" ] || fail "mode msg: $out"
+out=$(ctl set nope 1 2>&1) && fail "unknown key accepted"
+[ "$out" = "pghot ctl: unknown key 'nope' (pghot ctl get lists them)" ] || fail "unknown msg: $out"
+out=$(ctl set target_nid 1 2>&1) && fail "lower-tier target_nid accepted"
+echo "$out" | grep -q "target_nid 1 must be a top-tier node" || fail "target_nid msg: $out"
+[ "$(ctl get freq_threshold)" = 3 ] || fail "failed set changed the config"
+ok "ctl get/set"
+
+# SIGHUP: the file wins again
+config "[engine]" "enabled_sources = feed" "freq_threshold = 1" "sleep_ms = 200" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+kill -HUP "$DPID"
+wait_log "reloaded $T/pghot.conf"
+[ "$(ctl get freq_threshold)" = 1 ] || fail "reload freq_threshold"
+[ "$(ctl get sleep_ms)" = 200 ] || fail "reload sleep_ms"
+ok "SIGHUP reload"
+
+# a bad file: old config kept, reason logged
+config "[engine]" "enabled_sources = feed" "freq_threshold = 11" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+kill -HUP "$DPID"
+wait_log "reload failed, keeping the old config: $T/pghot.conf:3: key 'freq_threshold': value '11' out of range 1..3 (freq_threshold)"
+[ "$(ctl get freq_threshold)" = 1 ] || fail "bad reload changed the config"
+kill -0 "$DPID" || fail "bad reload killed pghotd"
+ok "bad reload keeps the old config"
+
+# restart-only keys keep their running value
+config "[engine]" "mode = precise" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+ctl reload || fail "ctl reload"
+wait_log "key 'mode' changed to 'precise': needs a restart, keeping 'default'"
+[ "$(ctl get mode)" = default ] || fail "mode changed at run time"
+ok "restart-only keys"
+
+# protocol: a wrong version is refused with a reason
+out=$(python3 - "$T/pghotd.sock" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"PROTOCOL 99\n"); print(s.recv(200).decode().strip())
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"STATS\n"); print(s.recv(200).decode().strip())
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"PROTOCOL 1\nFROB\nPING\n")
+import time; time.sleep(0.2); print(s.recv(200).decode().strip().replace("\n", "|"))
+PY
+)
+echo "$out" | grep -qxF "ERR protocol version mismatch: pghotd speaks 1, client 99; use the pghot of the same release" || fail "version: $out"
+echo "$out" | grep -qxF "ERR expected 'PROTOCOL 1' first" || fail "handshake: $out"
+echo "$out" | grep -qxF "OK pghotd 1|ERR unknown command 'FROB'|OK" || fail "session: $out"
+ok "protocol handshake"
+
+# a second daemon on the same socket is refused
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run >"$T/log2" 2>&1 && fail "second daemon started"
+grep -q "another pghotd is running on '$T/pghotd.sock'" "$T/log2" || fail "second daemon msg: $(cat "$T/log2")"
+stop
+ok "one daemon per socket"
+
+out=$("$PGHOT" stat --socket "$T/pghotd.sock" 2>&1) && fail "stat without daemon"
+echo "$out" | grep -q "cannot connect to pghotd at '$T/pghotd.sock'" || fail "stat msg: $out"
+ok "stat without a daemon says so"
