@@ -1352,6 +1352,11 @@ static int damon_open(const struct src_cfg *cfg, void **ret_priv,
 		err = detect_layout(s, errbuf, errlen);
 	if (err)
 		goto fail;
+	if (s->hot_min > s->aggr_us / s->sample_us)
+		slog(s, LOG_WARNING,
+		     "damon: hot_min_accesses %" PRIu32 " is above the most a region can reach "
+		     "(aggr_us / sample_us = %" PRIu64 "): no region will be hot",
+		     s->hot_min, s->aggr_us / s->sample_us);
 	slog(s, LOG_INFO,
 	     "damon: %s: layout %s, %s, state file %s", s->admin,
 	     s->lay.name,
