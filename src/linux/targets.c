@@ -75,6 +75,74 @@ int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes)
 	return 0;
 }
 
+int proc_parse_thp_ranges(const char *text, size_t max,
+			  struct addr_range **ret, size_t *ret_n)
+{
+	struct addr_range *v = NULL, cur = { 0 };
+	size_t n = 0;
+	const char *line = text;
+
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		unsigned long long a, b, kb;
+
+		if (sscanf(line, "%llx-%llx ", &a, &b) == 2 && b > a) {
+			cur.start = a;
+			cur.end = b;
+		} else if (!strncmp(line, "AnonHugePages:", 14) &&
+			   sscanf(line + 14, "%llu", &kb) == 1 && kb && cur.end &&
+			   n < max) {
+			if (!v && !(v = calloc(max, sizeof(*v))))
+				return -ENOMEM;
+			v[n++] = cur;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+int proc_read_thp_ranges(const char *procfs, pid_t pid, size_t max,
+			 struct addr_range **ret, size_t *ret_n)
+{
+	char path[4096];
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+	FILE *f;
+	int err;
+
+	if (fsr_path(path, sizeof(path), procfs, "%d/smaps", (int)pid))
+		return -ENAMETOOLONG;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t r;
+
+		if (len + 65536 + 1 > cap) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 262144;
+			if (cap > (256u << 20) || !(nb = realloc(buf, cap))) {
+				free(buf);
+				fclose(f);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		r = fread(buf + len, 1, cap - len - 1, f);
+		len += r;
+		if (!r)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	err = proc_parse_thp_ranges(buf, max, ret, ret_n);
+	free(buf);
+	return err;
+}
+
 bool targets_contains(const struct target_id *found, size_t n,
 		      const struct target_id *id)
 {

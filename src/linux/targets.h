@@ -28,9 +28,16 @@ struct target_id {
 	char comm[16];
 };
 
+/* An address range, [start, end). */
+struct addr_range {
+	uint64_t start, end;
+};
+
 /* One tracked target (kept by the daemon). */
 struct target {
 	struct target_id id;
+	struct addr_range *thp;		/* VMAs holding transparent huge pages */
+	size_t nr_thp;
 	uint32_t space_id;		/* engine space */
 	uint64_t pages_recorded;	/* reports on lower-tier pages */
 	uint64_t pages_promoted;
@@ -44,6 +51,20 @@ int proc_parse_stat(const char *text, char ret_comm[16], uint64_t *ret_start);
 int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret);
 /* VmRSS of /proc/PID/status, bytes; -ENOENT for kernel threads. */
 int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes);
+
+/**
+ * proc_read_thp_ranges() - the mappings of /proc/PID/smaps with
+ * AnonHugePages > 0 (at most @max), so that callers report one address per
+ * huge page (the 2 MiB-aligned head) in them.
+ * @ret: malloc'ed array (NULL if none); the caller frees it.
+ * Return: 0 or -errno.
+ */
+int proc_read_thp_ranges(const char *procfs, pid_t pid, size_t max,
+			 struct addr_range **ret, size_t *ret_n);
+
+/* Parse smaps text (exposed for tests). Same contract. */
+int proc_parse_thp_ranges(const char *text, size_t max,
+			  struct addr_range **ret, size_t *ret_n);
 
 /**
  * targets_check() - verify the explicit parts of @spec exist at start.

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linux/targets.h"
 
@@ -120,12 +121,43 @@ static void test_missing(void **state)
 	assert_non_null(strstr(err, "target cgroup 'nope.slice' not found"));
 }
 
+static void test_thp_ranges(void **state)
+{
+	static const char smaps[] =
+		"7f0000000000-7f0000400000 rw-p 00000000 00:00 0\n"
+		"Size:               4096 kB\n"
+		"AnonHugePages:      2048 kB\n"
+		"7f0000400000-7f0000500000 rw-p 00000000 00:00 0 [heap]\n"
+		"AnonHugePages:         0 kB\n"
+		"7f1000000000-7f1000200000 r-xp 00000000 08:01 42 /usr/bin/x\n"
+		"AnonHugePages:      2048 kB\n";
+	struct addr_range *v;
+	size_t n;
+
+	assert_int_equal(proc_parse_thp_ranges(smaps, 8, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].start, 0x7f0000000000ULL);
+	assert_int_equal(v[0].end, 0x7f0000400000ULL);
+	assert_int_equal(v[1].start, 0x7f1000000000ULL);
+	free(v);
+	assert_int_equal(proc_parse_thp_ranges(smaps, 1, &v, &n), 0);
+	assert_int_equal(n, 1);
+	free(v);
+	assert_int_equal(proc_parse_thp_ranges("", 8, &v, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(v);
+	/* this process's own smaps parses */
+	assert_int_equal(proc_read_thp_ranges("/proc", getpid(), 64, &v, &n), 0);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_stat),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_thp_ranges),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -161,6 +161,7 @@ static void targets_rescan(struct daemon *d)
 			log_info("target pid %d (%s) exited or no longer matches, dropping it",
 				 (int)t->id.pid, t->id.comm);
 		pghot_space_remove(d->engine, t->space_id);
+		free(t->thp);
 		d->st.targets_exited++;
 		*t = d->targets[--d->nr_targets];
 		changed = true;
@@ -205,28 +206,91 @@ static void targets_rescan(struct daemon *d)
 		log_info("managing pid %d (%s)", (int)t->id.pid, t->id.comm);
 	}
 	free(found);
+	for (size_t i = 0; i < d->nr_targets; i++) {
+		struct target *t = &d->targets[i];
+		struct addr_range *v = NULL;
+		size_t n = 0;
+
+		if (proc_read_thp_ranges(d->cfg.procfs_root, t->id.pid,
+					 THP_RANGES_MAX, &v, &n))
+			continue; /* no smaps (fake procfs, exited): keep */
+		free(t->thp);
+		t->thp = v;
+		t->nr_thp = n;
+	}
 	if (changed)
 		sources_set_targets(d);
 }
 
 /* ---- reports ------------------------------------------------------------ */
 
-/* Pages of [start, end) to look up: all, or REGION_PAGES_MAX spread evenly
- * over a larger region (DAMON regions can be gigabytes; their pages share
- * the region's access pattern, so a sample stands for the region). */
-static size_t region_pages(const struct src_report *r, void **addrs)
+static uint64_t rng_next(struct daemon *d)
 {
-	uint64_t npages = (r->end - r->start) >> 12;
-	uint64_t step;
-	size_t n;
+	uint64_t x = d->rng ? d->rng : 0x9e3779b97f4a7c15ULL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	d->rng = x;
+	return x;
+}
+
+#define THP_SIZE (UINT64_C(2) << 20)
+
+/* The 2 MiB head of @addr if it lies in a THP-backed mapping of @t whose
+ * 2 MiB extent is inside the mapping; else @addr. */
+static uint64_t thp_head(struct daemon *d, const struct target *t, uint64_t addr)
+{
+	for (size_t i = 0; i < t->nr_thp; i++) {
+		uint64_t head = addr & ~(THP_SIZE - 1);
+
+		if (addr < t->thp[i].start || addr >= t->thp[i].end)
+			continue;
+		if (head >= t->thp[i].start && head + THP_SIZE <= t->thp[i].end) {
+			d->st.thp_heads++;
+			return head;
+		}
+		return addr;
+	}
+	return addr;
+}
+
+/*
+ * Pages of [start, end) to look up: all of a small region; of a larger one
+ * REGION_PAGES_MAX pages, one in each of REGION_PAGES_MAX equal slices at a
+ * random offset, so that successive reports of a region cover it (DAMON
+ * regions can be gigabytes; their pages share the region's access
+ * pattern). In THP-backed mappings an address becomes its huge page's head
+ * (move_pages moves the whole folio; a second address of the same folio in
+ * one call would get -EBUSY). A source poll looks up at most POLL_PAGES_MAX
+ * pages; the rest waits for the next report.
+ */
+static size_t region_pages(struct daemon *d, const struct target *t,
+			   const struct src_report *r, void **addrs)
+{
+	uint64_t npages = (r->end - r->start) >> 12, step, prev = UINT64_MAX;
+	size_t n, k = 0;
 
 	if (!npages)
 		return 0;
 	n = npages < REGION_PAGES_MAX ? (size_t)npages : REGION_PAGES_MAX;
-	step = npages / n;
-	for (size_t i = 0; i < n; i++)
-		addrs[i] = (void *)(uintptr_t)(r->start + ((i * step) << 12));
-	return n;
+	if (n > d->poll_budget) {
+		d->st.pages_skipped_budget += n - d->poll_budget;
+		n = d->poll_budget;
+	}
+	step = n ? npages / n : 1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = step > 1 ? rng_next(d) % step : 0;
+		uint64_t a = r->start + ((i * step + off) << 12);
+
+		a = thp_head(d, t, a);
+		if (a == prev)
+			continue;
+		addrs[k++] = (void *)(uintptr_t)a;
+		prev = a;
+	}
+	d->poll_budget -= n;
+	return k;
 }
 
 static bool node_lower(const struct daemon *d, int nid)
@@ -245,7 +309,7 @@ static void cold_report(struct daemon *d, struct target *t,
 
 	if (!d->cfg.demote_enabled || !d->demote_wanted)
 		return;
-	n = region_pages(r, addrs);
+	n = region_pages(d, t, r, addrs);
 	if (!n || migrator_query(&d->mig, t->id.pid, addrs, n, status))
 		return;
 	for (size_t i = 0; i < n && d->nr_cands < DEMOTE_MAX_CANDS; i++) {
@@ -283,7 +347,7 @@ static int on_report(void *arg, const struct src_report *r)
 		cold_report(d, t, r);
 		return 0;
 	}
-	n = region_pages(r, addrs);
+	n = region_pages(d, t, r, addrs);
 	d->st.pages_reported += n;
 	err = migrator_query(&d->mig, t->id.pid, addrs, n, status);
 	if (err) {
@@ -357,7 +421,10 @@ static void src_close(struct daemon *d, enum pghotd_src id)
 
 static void src_poll(struct daemon *d, struct daemon_src *s, uint64_t now)
 {
-	int r = s->ops->poll(s->priv, now, on_report, s);
+	int r;
+
+	d->poll_budget = POLL_PAGES_MAX;
+	r = s->ops->poll(s->priv, now, on_report, s);
 
 	if (r < 0)
 		log_warn("source '%s': poll failed: %s, retrying", s->ops->name,
@@ -546,6 +613,7 @@ int daemon_setup(struct daemon *d)
 	for (int i = 0; i < CTL_MAX_CLIENTS; i++)
 		d->ctl[i].fd = -1;
 	d->start_ms = now_ms();
+	d->rng = d->start_ms * 0x9e3779b97f4a7c15ULL + (uint64_t)getpid();
 	if (strcmp(d->ov.migrator, "dry-run") && d->ov.fake_page_nid < 0 &&
 	    !has_caps())
 		return log_ret(-EPERM, LOG_ERR,
@@ -661,6 +729,8 @@ void daemon_teardown(struct daemon *d)
 		close(d->sigfd);
 	pghot_engine_free(d->engine);
 	topology_release(&d->topo);
+	for (size_t i = 0; i < d->nr_targets; i++)
+		free(d->targets[i].thp);
 	free(d->targets);
 	free(d->workers);
 	free(d->cands);

@@ -23,7 +23,9 @@
 #include "linux/topology.h"
 
 #define CTL_MAX_CLIENTS 16
-#define REGION_PAGES_MAX 64	/* pages reported per hot region and poll */
+#define REGION_PAGES_MAX 256	/* pages looked up per hot region and poll */
+#define POLL_PAGES_MAX 16384	/* pages looked up per source poll */
+#define THP_RANGES_MAX 256	/* THP-backed mappings remembered per target */
 #define DEMOTE_MAX_CANDS 16384
 
 /* Command-line values; they override the file. */
@@ -60,6 +62,8 @@ struct ctl_client {
 struct daemon_stats {
 	uint64_t reports_untargeted;	/* reports of processes not managed */
 	uint64_t pages_reported;	/* pages of hot reports looked up */
+	uint64_t pages_skipped_budget;	/* not looked up: POLL_PAGES_MAX */
+	uint64_t thp_heads;		/* addresses reported as a THP head */
 	uint64_t pages_lower;		/* of which on a lower-tier node */
 	uint64_t record_errors;
 	uint64_t target_scans;
@@ -89,6 +93,8 @@ struct daemon {
 	size_t nr_cands;
 	bool demote_wanted;		/* a top-tier node is below low wmark */
 	bool stop, reload;
+	uint64_t rng;			/* sampling offsets (xorshift) */
+	size_t poll_budget;		/* pages left in this source poll */
 	struct daemon_stats st;
 };
 

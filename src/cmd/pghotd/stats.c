@@ -56,6 +56,8 @@ void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
 	fn(arg, "reports_untargeted", d->st.reports_untargeted, false);
 	fn(arg, "pages_reported", d->st.pages_reported, false);
 	fn(arg, "pages_reported_lower", d->st.pages_lower, false);
+	fn(arg, "pages_skipped_budget", d->st.pages_skipped_budget, false);
+	fn(arg, "thp_heads", d->st.thp_heads, false);
 	fn(arg, "pages_looked_up", d->mig.st.pages_looked_up, false);
 	fn(arg, "pages_not_present", d->mig.st.pages_not_present, false);
 	fn(arg, "lookup_failures", d->mig.st.lookup_failures, false);
