@@ -42,8 +42,13 @@ struct pghot_engine *pghot_engine_new(enum pghot_mode mode,
 	e->nodes = mem_calloc(&e->mem.other, nr_nodes, sizeof(*e->nodes));
 	if (!e->nodes)
 		goto out;
+	e->kind = mem_calloc(&e->mem.other, nr_nodes, sizeof(*e->kind));
+	if (!e->kind)
+		goto out;
 	e->nr_nodes = nr_nodes;
 	for (i = 0; i < nr_nodes; i++) {
+		e->kind[i] = !nodes[i].present ? NODE_ABSENT :
+			     nodes[i].lower_tier ? NODE_LOWER : NODE_TOP;
 		e->nodes[i].present = nodes[i].present;
 		e->nodes[i].lower = nodes[i].present && nodes[i].lower_tier;
 		e->nodes[i].fifo_head = e->nodes[i].fifo_tail = NIL;
@@ -72,6 +77,7 @@ void pghot_engine_free(struct pghot_engine *e)
 	leaf_index_free(e);
 	mem_free(&e->mem.other, e->spaces, e->spaces_cap, sizeof(*e->spaces));
 	mem_free(&e->mem.other, e->nodes, e->nr_nodes, sizeof(*e->nodes));
+	mem_free(&e->mem.other, e->kind, e->nr_nodes, sizeof(*e->kind));
 	free(e);
 }
 

@@ -43,6 +43,11 @@
 #define CHUNK_SHIFT 6
 #define LEAVES_PER_CHUNK (1u << CHUNK_SHIFT)
 
+/* engine->kind[nid] */
+#define NODE_ABSENT 0
+#define NODE_TOP 1
+#define NODE_LOWER 2
+
 #define NIL UINT32_MAX		/* no leaf / no space / empty hash slot */
 
 /* Page size used to turn MB/s into pages/s for the rate limit. */
@@ -96,6 +101,7 @@ struct space {
 	uint64_t last_ms;	/* latest now_ms seen: time never goes back */
 	uint32_t leaves;	/* head of the leaf list (leaf->next) */
 	uint32_t cache;		/* last leaf used, NIL if none */
+	struct leaf *cache_leaf;	/* leaf_at(cache): chunks never move */
 	uint32_t next_free;	/* free-id list link while unused */
 	bool used;
 };
@@ -139,8 +145,12 @@ struct pghot_engine {
 	struct pghot_tunables t;
 	unsigned int bucket_ms;	/* record time unit for the window, ms */
 	uint64_t span_ms;	/* largest now - base_ms a record can hold */
+	uint64_t bucket_mul;	/* x * bucket_mul >> 32 == x / bucket_ms for
+				 * x <= span_ms (default mode) */
 	size_t nr_nodes;
 	struct node *nodes;
+	uint8_t *kind;		/* NODE_* per nid: the record path's checks
+				 * read one byte, not a struct node */
 
 	struct space *spaces;
 	uint32_t spaces_cap;	/* allocated entries */
@@ -198,7 +208,8 @@ static inline size_t slot_of(uint64_t h, unsigned int bits)
 static inline bool leaf_matches(const struct leaf *l, uint64_t key,
 				int nid)
 {
-	return l->key == key && l->nid == (uint16_t)nid;
+	/* One branch for both fields: probe outcomes are hard to predict. */
+	return !((l->key ^ key) | (uint64_t)(l->nid ^ (uint16_t)nid));
 }
 
 static inline uint32_t leaf_lookup(const struct pghot_engine *e,

@@ -11,8 +11,8 @@
  * Index: open addressing over 2^index_bits uint32_t slots holding leaf
  * indices, linear probing, backward-shift deletion (no tombstones, so
  * lookups never slow down with churn). The key is compared in the leaf
- * header, so a slot costs 4 bytes: at load 0.375..0.75 that is 5..11 bytes
- * per leaf, about 0.02 bytes per page.
+ * header, so a slot costs 4 bytes: at load 0.25..0.5 (1.2..1.5 probes per
+ * hit) that is 8..16 bytes per leaf, 0.016..0.031 bytes per page.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -62,12 +62,12 @@ static int index_resize(struct pghot_engine *e, unsigned int bits)
 	return 0;
 }
 
-/* Room for one more leaf with the load kept at or below 3/4. */
+/* Room for one more leaf with the load kept at or below 1/2. */
 static int index_reserve(struct pghot_engine *e)
 {
 	if (!e->slots)
 		return index_resize(e, INDEX_MIN_BITS);
-	if ((e->index_used + 1) * 4 <= ((uint64_t)3 << e->index_bits))
+	if ((e->index_used + 1) * 2 <= (1ull << e->index_bits))
 		return 0;
 	if (e->index_bits >= 32)
 		return -ENOMEM;
@@ -217,10 +217,10 @@ void leaf_slab_trim(struct pghot_engine *e)
 	}
 	while (e->nr_chunks && !e->chunks[e->nr_chunks - 1].mem)
 		e->nr_chunks--;
-	/* Shrink to the smallest table that keeps the load <= 1/2; a failed
-	 * allocation just keeps the bigger table. */
+	/* Shrink to the smallest table that keeps the load <= 1/4 (growth
+	 * stops at 1/2); a failed allocation just keeps the bigger table. */
 	bits = e->index_bits;
-	while (bits > INDEX_MIN_BITS && e->index_used * 2 <= (1ull << (bits - 1)))
+	while (bits > INDEX_MIN_BITS && e->index_used * 4 <= (1ull << (bits - 1)))
 		bits--;
 	if (bits != e->index_bits)
 		(void)index_resize(e, bits);

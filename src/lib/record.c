@@ -67,6 +67,8 @@ void record_set_window(struct pghot_engine *e)
 		offsets = D_TIME_MASK + 1ull;
 	}
 	e->span_ms = offsets * e->bucket_ms - 1;
+	/* floor(2^32 / b) + 1: exact for x * b < 2^32, and span_ms < 2^14. */
+	e->bucket_mul = (1ull << 32) / e->bucket_ms + 1;
 }
 
 /*
@@ -137,10 +139,10 @@ static void leaf_rebase(struct pghot_engine *e, struct leaf *l,
  * @now_ms is never below a time already stored in the leaf (the caller
  * clamps time per space, and a leaf belongs to one space).
  */
-static inline void record_update(struct pghot_engine *e, uint32_t idx,
-				 unsigned int slot, int nid, uint64_t now_ms)
+static inline void record_update(struct pghot_engine *e, struct leaf *l,
+				 uint32_t idx, unsigned int slot, int nid,
+				 uint64_t now_ms)
 {
-	struct leaf *l = leaf_at(e, idx);
 	unsigned int b = e->bucket_ms, freq, w = e->t.promote_window_ms;
 	uint64_t delta = now_ms - l->base_ms, off, toff;
 	bool was_set, to_ready;
@@ -168,8 +170,7 @@ static inline void record_update(struct pghot_engine *e, uint32_t idx,
 	} else {
 		uint8_t *r = rec8(l) + slot, v = *r;
 
-		/* delta <= span_ms < 2^14: a 32-bit division. */
-		off = (uint32_t)delta / b;
+		off = (delta * e->bucket_mul) >> 32;	/* delta / b */
 		was_set = v != 0;
 		freq = v & D_FREQ_MASK;
 		toff = (v >> D_TIME_SHIFT) & D_TIME_MASK;
@@ -198,9 +199,10 @@ static inline void record_update(struct pghot_engine *e, uint32_t idx,
  * record update. No allocation except a leaf on first touch of a 2 MiB
  * range.
  */
-static bool node_ok(const struct pghot_engine *e, int nid)
+static inline unsigned int node_kind(const struct pghot_engine *e, int nid)
 {
-	return nid >= 0 && (size_t)nid < e->nr_nodes && e->nodes[nid].present;
+	return (size_t)(unsigned int)nid < e->nr_nodes ? e->kind[nid] :
+							 NODE_ABSENT;
 }
 
 int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
@@ -208,13 +210,15 @@ int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 			enum pghot_src src, uint64_t now_ms)
 {
 	uint64_t key = leaf_key(space_id, page >> LEAF_SHIFT);
+	unsigned int page_kind = node_kind(e, page_nid);
 	struct space *s;
+	struct leaf *l;
 	uint32_t idx;
 	int err;
 
 	if ((unsigned int)src >= PGHOT_SRC_MAX || page >> PAGE_BITS ||
-	    !node_ok(e, page_nid) || (nid != PGHOT_NID_UNKNOWN &&
-				      !node_ok(e, nid)))
+	    page_kind == NODE_ABSENT ||
+	    (nid != PGHOT_NID_UNKNOWN && node_kind(e, nid) == NODE_ABSENT))
 		return -EINVAL;
 	if (space_id >= e->spaces_hw || !e->spaces[space_id].used)
 		return -ENOENT;
@@ -225,7 +229,7 @@ int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 		return 0;
 	}
 	e->counters[PGHOT_RECORDED_HINTFAULTS + src]++;
-	if (!e->nodes[page_nid].lower) {
+	if (page_kind != NODE_LOWER) {
 		e->counters[PGHOT_SKIPPED_TOPTIER]++;
 		return 0;
 	}
@@ -240,8 +244,8 @@ int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 	else
 		s->last_ms = now_ms;
 	idx = s->cache;
-	if (idx == NIL || leaf_at(e, idx)->key != key ||
-	    leaf_at(e, idx)->nid != page_nid) {
+	l = s->cache_leaf;
+	if (idx == NIL || !leaf_matches(l, key, page_nid)) {
 		idx = leaf_lookup(e, key, page_nid);
 		if (idx == NIL) {
 			err = leaf_create(e, space_id, key, page_nid, now_ms,
@@ -249,10 +253,12 @@ int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 			if (err)
 				return err;
 		}
+		l = leaf_at(e, idx);
 		s->cache = idx;
+		s->cache_leaf = l;
 	}
 	e->counters[PGHOT_RECORDED_ACCESSES]++;
-	record_update(e, idx, (unsigned int)(page & LEAF_MASK), nid, now_ms);
+	record_update(e, l, idx, (unsigned int)(page & LEAF_MASK), nid, now_ms);
 	return 0;
 }
 

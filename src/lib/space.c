@@ -42,6 +42,7 @@ int pghot_space_add(struct pghot_engine *e, uint64_t cookie, uint32_t *ret_id)
 		.cookie = cookie,
 		.leaves = NIL,
 		.cache = NIL,
+		.cache_leaf = NULL,
 		.next_free = NIL,
 		.used = true,
 	};
