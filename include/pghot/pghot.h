@@ -177,7 +177,8 @@ enum pghot_counter {
 	 * (auto-adjusted) threshold. Ours (the kernel drops them silently). */
 	PGHOT_PROMOTE_SKIP_COLD,
 	/* Ready pages left ready for a later wake because the target's rate
-	 * limit was used up (the kernel drops them; we retry). */
+	 * limit was used up (the kernel drops them; we retry). Counted once
+	 * per page per pghot_promote() call. */
 	PGHOT_PROMOTE_RATELIMITED,
 	/* Ready pages already on their target node. */
 	PGHOT_PROMOTE_SKIP_SAME_NODE,
@@ -189,7 +190,8 @@ enum pghot_counter {
 	PGHOT_PROMOTE_FAIL_OTHER,
 	/* Batches handed to the migrator. */
 	PGHOT_PROMOTE_BATCHES,
-	/* Hot-threshold adjustments (every 60 s while rate limited). */
+	/* Hot-threshold adjustments: 60 s periods (while the target is short
+	 * of memory) at whose end the threshold changed. */
 	PGHOT_THRESHOLD_ADJUSTMENTS,
 	PGHOT_COUNTER_MAX,
 };
@@ -236,7 +238,8 @@ struct pghot_migrator_ops {
 	 *
 	 * Return: 0 if @ret_status is filled (whatever each page's fate), or a
 	 * negative errno if the whole batch failed; every page then counts as
-	 * PGHOT_MOVE_OTHER.
+	 * PGHOT_MOVE_OTHER. A status outside enum pghot_move_status counts as
+	 * PGHOT_MOVE_OTHER. migrate() must not call into the engine.
 	 */
 	int (*migrate)(void *priv, const struct pghot_move *moves, size_t n,
 		       enum pghot_move_status *ret_status);
@@ -381,7 +384,10 @@ PGHOT_API int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 
 /* The state of one page's record, for tests and tools. */
 struct pghot_record_info {
-	bool tracked;		/* a record exists and has seen an access */
+	bool tracked;		/* a record exists and still holds an
+				 * access or a ready bit; a consumed record,
+				 * or one that was not ready when its access
+				 * aged out (2 windows), is not tracked */
 	bool ready;
 	unsigned int freq;	/* accesses in the current window */
 	uint64_t last_ms;	/* last access, at the record's resolution
