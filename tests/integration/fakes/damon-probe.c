@@ -9,9 +9,11 @@
  *
  * -L adds PID to the targets after half the polls (an online change).
  * -c exits after the polls without close(), as a crash would.
+ * SIGTERM or SIGINT end the polls early; close() runs as in pghotd.
  * Exit: 0 ok, 2 open failed, 3 set_targets failed, 4 poll failed.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,13 @@ struct seen {
 	int n, hot, cold;
 	unsigned long long hot_bytes, cold_bytes;
 };
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
 
 static void plog(void *arg, int level, const char *msg)
 {
@@ -109,6 +118,8 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc && npids < 64; i++)
 		pids[npids++] = (pid_t)atoi(argv[i]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
 
 	err = src_damon_ops.open(&cfg, &p, errbuf, sizeof(errbuf));
 	if (err) {
@@ -126,7 +137,7 @@ int main(int argc, char **argv)
 		src_damon_ops.close(p);
 		return 3;
 	}
-	for (int i = 1; i <= polls; i++) {
+	for (int i = 1; i <= polls && !stop; i++) {
 		uint64_t t0 = now_ms();
 		int n;
 
@@ -163,6 +174,8 @@ int main(int argc, char **argv)
 				usleep((useconds_t)(iv - spent) * 1000);
 		}
 	}
+	if (stop)
+		printf("signal %d: stopping\n", (int)stop);
 	src_damon_ops.stats(p, &st);
 	printf("stats: reports %llu bytes %llu errors %llu\n",
 	       (unsigned long long)st.reports,

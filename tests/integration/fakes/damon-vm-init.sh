@@ -3,7 +3,7 @@
 # two workloads (the test bed's probe-workload: 256 MiB, first 32 MiB hot), then
 # damon-probe against the guest's real /sys: A. refusal of a foreign kdamond,
 # B. one target, C. two targets with one added online, D. crash and restart,
-# E. a target that exits.
+# E. a target that exits, F. SIGTERM, G. the only target exits.
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp; mount -t tmpfs run /run
 echo "== kernel $(uname -r)"
@@ -47,5 +47,16 @@ echo "== E. a target that exits (sleep 1) next to the workload"
 sleep 1 & S=$!
 $P -n 12 -t 2 $S $W1 | grep -E 'poll|log|exit|closed|stats|open'; echo "exit $?"
 echo "after close: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds)"
+echo "== F. SIGTERM while polling: close() must clean up"
+$P -n 1000 -t 0 $W1 > /tmp/f & F=$!
+sleep 3; kill -TERM $F; wait $F; echo "exit $?"
+grep -E 'signal|closed|stats' /tmp/f
+echo "after SIGTERM: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds); state file: $(ls /run/pghot/)"
+
+echo "== G. the only target exits (DAMON stops the kdamond by itself)"
+sleep 2 & S=$!
+$P -n 30 -t 0 $S > /tmp/g; echo "exit $?"
+grep -E 'log|closed|stats' /tmp/g; grep -c '^poll .*: 0 reports' /tmp/g | sed 's/^/polls with 0 reports after the exit: /'
+echo "after close: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds); state file: $(ls /run/pghot/)"
 echo "== done"
 poweroff -f
