@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -665,6 +666,9 @@ int daemon_setup(struct daemon *d)
 			 d->cfg.rescan_ms);
 	d->next_rescan_ms = d->start_ms + d->cfg.rescan_ms;
 
+	if (d->cfg.run_dir[0] && mkdir(d->cfg.run_dir, 0755) && errno != EEXIST)
+		log_warn("cannot create run_dir '%s': %s", d->cfg.run_dir,
+			 strerror(errno));
 	for (int s = 0; s < PGHOTD_SRC_MAX; s++) {
 		if (!(d->cfg.sources & (1u << s)))
 			continue;
