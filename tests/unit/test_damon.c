@@ -1003,6 +1003,54 @@ static void test_targets_602(void **state)
 	fk_free(k);
 }
 
+/* 6.2: a changed target restarts only its kdamond; shrinking resizes. */
+static void test_targets_602_change(void **state)
+{
+	struct fk *k = fk_new(602, true);
+	pid_t two[] = { 100, 200 }, swap[] = { 300, 200 }, one[] = { 200 }, got[4];
+	char b[64];
+	void *p = fk_open(k);
+
+	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_int_equal(k->nr_on, 2);
+	assert_int_equal(src_damon_ops.set_targets(p, swap, 2), 0);
+	assert_int_equal(k->nr_off, 1);
+	assert_int_equal(k->nr_on, 3);
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "300");
+	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
+	assert_int_equal(src_damon_ops.set_targets(p, one, 1), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "200");
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	assert_int_equal(damon_src_targets(p, got, 4), 1);
+	src_damon_ops.close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+/* 6.6-6.10: target filters, but changes go through off/on. */
+static void test_targets_606_offon(void **state)
+{
+	struct fk *k = fk_new(606, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100, 200 }, b2[] = { 100, 300 };
+	void *p = fk_open(k);
+
+	assert_string_equal(damon_src_layout(p)->name, "6.6-6.10");
+	assert_false(damon_src_per_target_kdamonds(p));
+	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 7u, 1u);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	assert_int_equal(src_damon_ops.set_targets(p, b2, 2), 0);
+	assert_int_equal(k->nr_commit, 0);
+	assert_int_equal(k->nr_off, 1);
+	assert_int_equal(k->nr_on, 2);
+	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 1);
+	assert_int_equal(c.r[0].pid, 300);
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
 /* A target exits: dropped at the next poll, never fatal. */
 static void test_pid_vanishes(void **state)
 {
@@ -1247,6 +1295,8 @@ int main(void)
 		cmocka_unit_test(test_reports_617),
 		cmocka_unit_test(test_targets_change_commit),
 		cmocka_unit_test(test_targets_602),
+		cmocka_unit_test(test_targets_602_change),
+		cmocka_unit_test(test_targets_606_offon),
 		cmocka_unit_test(test_pid_vanishes),
 		cmocka_unit_test(test_tried_not_filled),
 		cmocka_unit_test(test_busy_retry),
