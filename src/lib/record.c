@@ -76,6 +76,7 @@ void record_set_window(struct pghot_engine *e)
  * Records with an access in [now - 2 x window, now] keep it (rounded down
  * to the bucket); older ones keep only ready (and nid). O(LEAF_PAGES).
  */
+__attribute__((noinline, cold))
 static void leaf_rebase(struct pghot_engine *e, struct leaf *l,
 			uint64_t now_ms)
 {
