@@ -39,7 +39,7 @@ function num(x) { return x == "" ? "null" : x + 0 }
 function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, " ", s); return "\"" s "\"" }
 function fmt_int(x,    s, r) {
 	if (x == "") return "-"
-	s = sprintf("%d", x); r = ""
+	s = sprintf("%.0f", x); r = ""
 	while (length(s) > 3 && s ~ /^[0-9]/) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
 	return s r
 }
