@@ -3,8 +3,8 @@
 # sysfs/procfs trees, a private control socket, no global kernel knob.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-PGHOTD=$top/build/bin/pghotd
-PGHOT=$top/build/bin/pghot
+PGHOTD=$top/${PGHOT_BUILD:-build}/bin/pghotd
+PGHOT=$top/${PGHOT_BUILD:-build}/bin/pghot
 FAKES=$top/tests/integration/fakes
 [ -x "$PGHOTD" ] && [ -x "$PGHOT" ] || { echo "build first: make"; exit 77; }
 T=$(mktemp -d /tmp/pghot-it.XXXXXX)
