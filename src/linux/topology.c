@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linux/topology.h"
 
@@ -90,6 +91,74 @@ int topology_refresh_mem(const char *sysfs_root, struct topology *t)
 			first = err;
 	}
 	return first;
+}
+
+void topology_parse_zoneinfo(const char *text, uint64_t *ret_pages, size_t nr)
+{
+	const char *line = text;
+	long nid = -1;
+	uint64_t high = 0, promo = 0;
+	bool have_promo = false;
+
+	for (;;) {
+		const char *nl = line ? strchr(line, '\n') : NULL;
+		unsigned long long v;
+		long n;
+		char zone[32];
+
+		if (!line || !*line ||
+		    sscanf(line, "Node %ld, zone %31s", &n, zone) == 2) {
+			/* close the previous zone */
+			if (nid >= 0 && (size_t)nid < nr)
+				ret_pages[nid] += have_promo ? promo : high;
+			high = promo = 0;
+			have_promo = false;
+			if (!line || !*line)
+				break;
+			nid = n;
+		} else if (sscanf(line, " high %llu", &v) == 1) {
+			high = v;
+		} else if (sscanf(line, " promo %llu", &v) == 1) {
+			promo = v;
+			have_promo = true;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+int topology_read_wmarks(const char *procfs_root, struct topology *t)
+{
+	size_t nr = (size_t)t->max_nid + 1;
+	uint64_t *pages = calloc(nr, sizeof(*pages));
+	char path[4096], *buf;
+	long psz = sysconf(_SC_PAGESIZE);
+	size_t len = 0;
+	FILE *f;
+	int err = 0;
+
+	if (!pages)
+		return -ENOMEM;
+	buf = malloc(1 << 20);
+	if (!buf || fsr_path(path, sizeof(path), procfs_root, "zoneinfo")) {
+		err = -ENOMEM;
+		goto out;
+	}
+	f = fopen(path, "re");
+	if (!f) {
+		err = -errno;
+		goto out;
+	}
+	len = fread(buf, 1, (1 << 20) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	topology_parse_zoneinfo(buf, pages, nr);
+	for (size_t i = 0; i < t->nr_nodes; i++)
+		t->nodes[i].wmark_bytes = pages[t->nodes[i].nid] *
+					  (uint64_t)(psz > 0 ? psz : 4096);
+out:
+	free(buf);
+	free(pages);
+	return err;
 }
 
 const struct topo_node *topology_node(const struct topology *t, int nid)

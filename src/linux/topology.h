@@ -26,6 +26,8 @@ struct topo_node {
 	struct nodemask cpus;	   /* nodeN/cpulist */
 	uint64_t mem_total_bytes;  /* nodeN/meminfo MemTotal */
 	uint64_t mem_free_bytes;   /* nodeN/meminfo MemFree */
+	uint64_t wmark_bytes;	   /* promotion watermark: sum of the zones'
+				    * "promo" (else "high") in zoneinfo */
 	int memory_tier;	   /* kernel memory_tierN, or -1 */
 	bool lower;		   /* lower tier: promotion source */
 	int *distance;		   /* SLIT row, one per node of the topology
@@ -69,6 +71,13 @@ size_t topology_nr_lower(const struct topology *t);
 int topology_distance(const struct topology *t, int a, int b);
 /* The nearest lower-tier node of top-tier node @nid, or -1. */
 int topology_nearest_lower(const struct topology *t, int nid);
+
+/* Re-read the promotion watermarks from <procfs>/zoneinfo (0 where the
+ * file or a node is missing). Return: 0 or -errno. */
+int topology_read_wmarks(const char *procfs_root, struct topology *t);
+/* Parse zoneinfo text: add each node's watermark, pages, to @ret_pages
+ * (indexed by nid, @nr entries). Exposed for tests. */
+void topology_parse_zoneinfo(const char *text, uint64_t *ret_pages, size_t nr);
 
 /* Parse "Node N MemTotal:  123 kB" style meminfo text. Exposed for tests. */
 int topology_parse_meminfo(const char *text, uint64_t *ret_total,

@@ -30,6 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 	}
 	topology_parse_meminfo(s, &tot, &fr);
+	{
+		uint64_t pages[4] = { 0 };
+
+		topology_parse_zoneinfo(s, pages, 4);
+	}
 	free(s);
 	return 0;
 }

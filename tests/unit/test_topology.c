@@ -134,6 +134,24 @@ static void test_meminfo_parse(void **state)
 	assert_int_equal(topology_parse_meminfo("", &tot, &fr), -EINVAL);
 }
 
+static void test_zoneinfo(void **state)
+{
+	static const char zi[] =
+		"Node 0, zone      DMA\n  pages free     3840\n        min      44\n"
+		"        low      55\n        high     66\n        promo    77\n"
+		"Node 0, zone   Normal\n        high     1000\n        promo    2000\n"
+		"Node 1, zone   Normal\n        min      1\n        high     500\n"
+		"Node 7, zone   Normal\n        promo    9\n";
+	uint64_t pages[3] = { 0 };
+
+	topology_parse_zoneinfo(zi, pages, 3);
+	assert_int_equal(pages[0], 2077);	/* promo of both zones */
+	assert_int_equal(pages[1], 500);	/* no promo: high */
+	assert_int_equal(pages[2], 0);
+	topology_parse_zoneinfo("", pages, 3);
+	assert_int_equal(pages[0], 2077);
+}
+
 static void test_nodelist(void **state)
 {
 	struct nodemask m;
@@ -161,6 +179,7 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_meminfo_parse),
 		cmocka_unit_test(test_nodelist),
+		cmocka_unit_test(test_zoneinfo),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

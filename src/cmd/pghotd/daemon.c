@@ -532,13 +532,19 @@ static void run_workers(struct daemon *d, uint64_t now)
 		return;
 	if (topology_refresh_mem(d->cfg.sysfs_root, &d->topo))
 		log_debug("cannot read node meminfo, using the last values");
+	if (now >= d->next_wmark_ms) {
+		/* watermarks move rarely (memory hotplug, sysctls) */
+		topology_read_wmarks(d->cfg.procfs_root, &d->topo);
+		d->next_wmark_ms = now + 10000;
+	}
 	for (size_t i = 0; i < d->topo.nr_nodes; i++) {
 		const struct topo_node *n = &d->topo.nodes[i];
 
 		if (n->has_memory)
 			pghot_engine_set_node_mem(d->engine, n->nid,
 						  n->mem_total_bytes,
-						  n->mem_free_bytes, 0);
+						  n->mem_free_bytes,
+						  n->wmark_bytes);
 	}
 	for (size_t i = 0; i < d->nr_workers; i++) {
 		struct worker *w = &d->workers[i];

@@ -89,6 +89,7 @@ struct daemon {
 	int sigfd, ctl_fd;
 	struct ctl_client ctl[CTL_MAX_CLIENTS];
 	uint64_t start_ms, next_rescan_ms, next_stats_ms, last_demote_ms;
+	uint64_t next_wmark_ms;
 	struct demote_cand *cands;
 	size_t nr_cands;
 	bool demote_wanted;		/* a top-tier node is below low wmark */

@@ -28,7 +28,7 @@ static void usage(FILE *f)
 	      "      --socket PATH      control socket (replaces [stats] socket)\n"
 	      "      --foreground       accepted for compatibility: pghotd never forks\n"
 	      "      --once-ms N        stop after N ms (tests, experiments)\n"
-	      "  -v, --verbose          log more (twice: debug)\n"
+	      "  -v, --verbose          log debug details too\n"
 	      "      --dump-config-man  print pghot.conf(5) generated from the config table\n"
 	      "\n"
 	      "Signals: SIGHUP reloads the configuration, SIGTERM/SIGINT stop.\n"
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	log_set_level(verbose >= 2 ? LOG_DEBUG : LOG_INFO);
+	log_set_level(verbose ? LOG_DEBUG : LOG_INFO);
 
 	if (check) {
 		struct pghotd_config *cfg = malloc(sizeof(*cfg));
