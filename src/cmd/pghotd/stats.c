@@ -74,6 +74,21 @@ void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
 		snprintf(name, sizeof(name), "node%d_worker_wakes", d->workers[i].nid);
 		fn(arg, name, d->workers[i].wakes, false);
 	}
+	/* per target node, as the kernel's nodeN/vmstat */
+	for (size_t i = 0; i < d->topo.nr_nodes; i++) {
+		static const enum pghot_counter pc[] = {
+			PGPROMOTE_SUCCESS, PGPROMOTE_CANDIDATE, PGPROMOTE_CANDIDATE_NRL,
+		};
+		const struct topo_node *n = &d->topo.nodes[i];
+
+		if (n->lower || !n->has_memory)
+			continue;
+		for (size_t k = 0; k < sizeof(pc) / sizeof(pc[0]); k++) {
+			snprintf(name, sizeof(name), "node%d_%s", n->nid,
+				 pghot_counter_name(pc[k]));
+			fn(arg, name, pghot_node_counter(d->engine, n->nid, pc[k]), false);
+		}
+	}
 	pghot_mem_stats(d->engine, &ms);
 	fn(arg, "engine_bytes", ms.bytes_total, true);
 	fn(arg, "engine_tracked_pages", ms.nr_tracked_pages, true);
