@@ -394,6 +394,33 @@ static void test_rate_limit(void **state)
 	pghot_engine_free(e);
 }
 
+/* A page waiting behind the limit is still dropped once it turns cold. */
+static void test_limited_then_cold(void **state)
+{
+	struct opts o = { .mode = PGHOT_MODE_DEFAULT, .rate_MBps = 1,
+			  .rate_set = true };
+	struct pghot_promote_result r;
+	struct fake f = { 0 };
+	struct pghot_engine *e;
+	uint32_t id;
+	uint64_t p;
+
+	(void)state;
+	e = engine(&o, &id);
+	for (p = 0; p < 300; p++)
+		make_ready(e, id, p, 2, 0, 0);
+	r = promote(e, 2, 0, &f);
+	assert_int_equal(r.nr_moved, 256);
+	assert_int_equal(r.nr_left_ready, 44);
+	r = promote(e, 2, 3000, &f);
+	assert_int_equal(r.nr_moved, 0);
+	assert_int_equal(r.nr_consumed, 44);
+	assert_int_equal(r.nr_left_ready, 0);
+	assert_int_equal(counter(e, PGHOT_PROMOTE_SKIP_COLD), 44);
+	assert_int_equal(pghot_nr_ready(e, 2), 0);
+	pghot_engine_free(e);
+}
+
 /* Each target node has its own limit. */
 static void test_rate_limit_per_target(void **state)
 {
@@ -753,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_cold),
 		cmocka_unit_test(test_rate_limit),
 		cmocka_unit_test(test_rate_limit_per_target),
+		cmocka_unit_test(test_limited_then_cold),
 		cmocka_unit_test(test_threshold_down),
 		cmocka_unit_test(test_threshold_up_and_reset),
 		cmocka_unit_test(test_threshold_steady),

@@ -536,6 +536,28 @@ static void test_many_spaces(void **state)
 	pghot_engine_free(e);
 }
 
+/* 2^20 spaces at most; a freed id makes room again. */
+static void test_space_limit(void **state)
+{
+	struct pghot_engine *e;
+	uint32_t id, n = 1;
+
+	(void)state;
+	e = engine(PGHOT_MODE_DEFAULT, 0, 0, &id);
+	while (pghot_space_add(e, n, &id) == 0)
+		n++;
+	assert_int_equal(n, 1u << 20);
+	assert_int_equal(pghot_space_add(e, 0, &id), -ENOSPC);
+	assert_int_equal(pghot_space_remove(e, 777), 0);
+	assert_int_equal(pghot_space_add(e, 0, &id), 0);
+	assert_int_equal(id, 777);
+	assert_int_equal(pghot_record_access(e, (1u << 20) - 1, 5, 2, 0,
+					     PGHOT_SRC_FEED, 0), 0);
+	assert_true(get(e, (1u << 20) - 1, 5, 0).tracked);
+	assert_false(get(e, 0, 5, 0).tracked);	/* keys keep spaces apart */
+	pghot_engine_free(e);
+}
+
 static void test_mem_stats(void **state)
 {
 	struct pghot_mem_stats ms, ms0;
@@ -605,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_leaf_per_node),
 		cmocka_unit_test(test_spaces),
 		cmocka_unit_test(test_many_spaces),
+		cmocka_unit_test(test_space_limit),
 		cmocka_unit_test(test_mem_stats),
 	};
 
