@@ -55,10 +55,9 @@ const char *move_status_name(enum pghot_move_status s)
 	return s < PGHOT_MOVE_STATUS_MAX ? names[s] : "?";
 }
 
-void migrator_init(struct migrator *m, struct pghot_engine *e)
+void migrator_init(struct migrator *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->engine = e;
 	m->fake_nid = -1;
 	m->page_shift = 12;
 }
@@ -208,7 +207,6 @@ static int mig_migrate(void *priv, const struct pghot_move *moves, size_t n,
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint32_t space = moves[i].space_id;
-		uint64_t cookie;
 		size_t k = 0;
 		pid_t pid;
 
@@ -223,13 +221,12 @@ static int mig_migrate(void *priv, const struct pghot_move *moves, size_t n,
 			nodes[k] = moves[j].to_nid;
 			k++;
 		}
-		if (pghot_space_cookie(m->engine, space, &cookie)) {
+		if (!m->space_pid || m->space_pid(m->cb_arg, space, &pid)) {
 			for (size_t j = 0; j < k; j++)
 				ret_status[idx[j]] = PGHOT_MOVE_GONE;
 			m->st.moved[PGHOT_MOVE_GONE] += k;
 			continue;
 		}
-		pid = pghotd_cookie_pid(cookie);
 		migrator_move(m, pid, addrs, nodes, k, st);
 		for (size_t j = 0; j < k; j++) {
 			ret_status[idx[j]] = st[j];

@@ -4,8 +4,9 @@
  * the engine calls to promote (and pghotd to demote).
  *
  * Space cookies: pghotd registers each target with cookie
- * pghotd_cookie(pid, start time); the migrator turns a space id back into
- * a pid through pghot_space_cookie().
+ * pghotd_cookie(pid, start time). The migrator turns a space id back into a
+ * pid through the space_pid() callback of its owner (migrate() must not call
+ * into the engine).
  */
 #ifndef PGHOT_LINUX_MIGRATOR_H
 #define PGHOT_LINUX_MIGRATOR_H
@@ -44,7 +45,8 @@ struct migrator_stats {
 };
 
 struct migrator {
-	struct pghot_engine *engine;	/* for space id -> pid */
+	/* space id -> pid; 0 or -ENOENT (the space is gone) */
+	int (*space_pid)(void *arg, uint32_t space_id, pid_t *ret_pid);
 	bool dry_run;			/* test aid: log, do not move */
 	int fake_nid;			/* test aid: lookups answer this node
 					 * (-1: real move_pages) */
@@ -54,11 +56,12 @@ struct migrator {
 	/* called once per page moved or failed, for per-target counters */
 	void (*on_result)(void *arg, uint32_t space_id,
 			  enum pghot_move_status st);
-	void *cb_arg;
+	void *cb_arg;			/* of space_pid() and on_result() */
 	struct migrator_stats st;
 };
 
-void migrator_init(struct migrator *m, struct pghot_engine *e);
+/* Defaults: real move_pages, no callbacks. */
+void migrator_init(struct migrator *m);
 
 /**
  * migrator_query() - the node of each page of @pid (move_pages with

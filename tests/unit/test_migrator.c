@@ -55,7 +55,7 @@ static void test_query(void **state)
 	void *addrs[NP];
 	int st[NP];
 
-	migrator_init(&m, NULL);
+	migrator_init(&m);
 	for (int i = 0; i < NP; i++)
 		addrs[i] = p + i * 4096;
 	assert_int_equal(migrator_query(&m, getpid(), addrs, NP, st), 0);
@@ -83,7 +83,7 @@ static void test_query_gone(void **state)
 	if (!pid)
 		_exit(0);
 	waitpid(pid, NULL, 0);
-	migrator_init(&m, NULL);
+	migrator_init(&m);
 	assert_int_equal(migrator_query(&m, pid, &a, 1, st), -ESRCH);
 	assert_int_equal(m.st.lookup_failures, 1);
 }
@@ -96,7 +96,7 @@ static void test_move_same_node(void **state)
 	int nodes[NP];
 	enum pghot_move_status st[NP];
 
-	migrator_init(&m, NULL);
+	migrator_init(&m);
 	for (int i = 0; i < NP; i++) {
 		addrs[i] = p + i * 4096;
 		nodes[i] = 0;
@@ -120,7 +120,7 @@ static void test_dry_run_and_fake(void **state)
 	int nodes[2] = { 0, 0 }, st[2];
 	enum pghot_move_status ms[2];
 
-	migrator_init(&m, NULL);
+	migrator_init(&m);
 	m.dry_run = true;
 	m.fake_nid = 3;
 	assert_int_equal(migrator_move(&m, 1, addrs, nodes, 2, ms), 0);
@@ -145,6 +145,17 @@ static void test_status_map(void **state)
 	assert_int_equal(pghotd_cookie_pid(pghotd_cookie(4194303, 123456789)), 4194303);
 }
 
+/* as pghotd does, but from the cookies (outside migrate() in pghotd) */
+static uint32_t live_space = UINT32_MAX;
+
+static int space_pid(void *arg, uint32_t space_id, pid_t *ret_pid)
+{
+	if (space_id != live_space)
+		return -ENOENT;
+	*ret_pid = getpid();
+	return 0;
+}
+
 static void test_engine_ops(void **state)
 {
 	/* node 0 top tier, node 1 lower (it need not exist: we move to 0) */
@@ -160,7 +171,10 @@ static void test_engine_ops(void **state)
 	assert_int_equal(pghot_space_add(e, pghotd_cookie(getpid(), 1), &sid), 0);
 	assert_int_equal(pghot_space_add(e, pghotd_cookie(getpid(), 2), &other), 0);
 	assert_int_equal(pghot_space_remove(e, other), 0);
-	migrator_init(&m, e);
+	live_space = sid;
+	migrator_init(&m);
+	m.space_pid = space_pid;
+	m.cb_arg = e;
 	mv[0] = (struct pghot_move){ sid, 1, 0, (uintptr_t)p >> 12 };
 	mv[1] = (struct pghot_move){ sid, 1, 0, ((uintptr_t)p >> 12) + 1 };
 	mv[2] = (struct pghot_move){ other, 1, 0, (uintptr_t)p >> 12 };

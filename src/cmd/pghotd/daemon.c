@@ -568,6 +568,16 @@ static void run_workers(struct daemon *d, uint64_t now)
 	demote_pass(d, now);
 }
 
+static int space_pid(void *arg, uint32_t space_id, pid_t *ret_pid)
+{
+	struct target *t = find_space(arg, space_id);
+
+	if (!t)
+		return -ENOENT;
+	*ret_pid = t->id.pid;
+	return 0;
+}
+
 static void on_move_result(void *arg, uint32_t space_id,
 			   enum pghot_move_status st)
 {
@@ -661,7 +671,8 @@ int daemon_setup(struct daemon *d)
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
 
-	migrator_init(&d->mig, d->engine);
+	migrator_init(&d->mig);
+	d->mig.space_pid = space_pid;
 	d->mig.dry_run = !strcmp(d->ov.migrator, "dry-run");
 	d->mig.fake_nid = d->ov.fake_page_nid;
 	d->mig.log = log_cb;
