@@ -33,8 +33,10 @@ endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter
+# CFLAGS is the user's (optimisation, extra instrumentation); what the build
+# needs is in ALL_CFLAGS, so `make CFLAGS=...` cannot drop the include paths.
 CFLAGS ?= $(OPT) -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -fPIC $(WARN) $(SANFLAGS) -MMD -MP
+ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -fPIC $(WARN) $(SANFLAGS) -MMD -MP
 LDFLAGS += $(SANFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -68,13 +70,13 @@ all: $(LIBA) $(LIBSO) $(PC) $(BINS) $(UNITS) $(BENCHES) $(FUZZ_REPLAY)
 deps:
 	@scripts/install-deps build
 
-$(BUILD)/obj/src/linux/%.o $(BUILD)/obj/src/cmd/%.o: CFLAGS += $(PKG_CFLAGS)
+$(BUILD)/obj/src/linux/%.o $(BUILD)/obj/src/cmd/%.o: ALL_CFLAGS += $(PKG_CFLAGS)
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The engine: hidden symbols, only PGHOT_API exported.
-$(BUILD)/obj/src/lib/%.o: CFLAGS += -fvisibility=hidden
+$(BUILD)/obj/src/lib/%.o: ALL_CFLAGS += -fvisibility=hidden
 $(LIBA): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
@@ -96,7 +98,7 @@ $(BUILD)/bin/pghot: $(call obj,$(PGHOT_SRCS)) $(LINUXA) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
 
-$(BUILD)/obj/tests/%.o $(BUILD)/obj/bench/%.o: CFLAGS += $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null)
+$(BUILD)/obj/tests/%.o $(BUILD)/obj/bench/%.o: ALL_CFLAGS += $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null)
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LINUXA) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lpthread -lm
@@ -109,7 +111,7 @@ $(BUILD)/fuzz/%-replay: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/repl
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
 $(BUILD)/obj/tests/fuzz/replay_main.o: tests/fuzz/replay_main.inc
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -x c -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -x c -c $< -o $@
 
 check:
 	@scripts/install-deps all
