@@ -154,6 +154,102 @@ static void test_sequences(void **state)
 	}
 }
 
+/*
+ * Model check: random gaps (tiny, around one and two windows, field periods,
+ * days) over a few pages of a few leaves, against a reference that keeps the
+ * exact last-access time. Ages are whole buckets (bucket(t) = t / B), so the
+ * reference is: new window iff (bucket(now) - bucket(last)) x B > W.
+ */
+static uint64_t xs(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void model_run(enum pghot_mode mode, unsigned int window,
+		      unsigned int thr, uint64_t seed)
+{
+	const unsigned int fmax = mode == PGHOT_MODE_PRECISE ? 7 : 3;
+	const uint64_t b = mode == PGHOT_MODE_PRECISE ? 1 :
+			   (2 * window + 23) / 24;
+	const uint64_t gaps[] = {
+		0, 1, 7, b - 1, b, window - b, window, window + 1, window + b,
+		2 * window, 2 * window + b, 32 * b, 4096, 16384, 262144,
+		524288, 86400000,
+	};
+	uint64_t last[24], now = 5, rs = seed;
+	unsigned int freq[24] = { 0 };
+	bool seen[24] = { false }, ready[24] = { false };
+	struct pghot_record_info ri;
+	struct pghot_engine *e;
+	uint32_t id;
+	int k;
+
+	e = engine(mode, window, thr, &id);
+	for (k = 0; k < 200000; k++) {
+		unsigned int i = (unsigned int)(xs(&rs) % 24);
+		/* 8 pages in each of 3 leaves, spread inside the leaf. */
+		uint64_t page = (i / 8) * 512 + (i % 8) * 61;
+		uint64_t r = xs(&rs);
+
+		/* Mostly small steps, so that leaves rebase while their
+		 * other pages hold recent accesses. */
+		now += (r & 3) ? r % 60 : gaps[(r >> 8) % (sizeof(gaps) /
+							sizeof(gaps[0]))];
+		touch(e, id, page, PGHOT_NID_UNKNOWN, now);
+		if (!seen[i] || (now / b - last[i] / b) * b > window)
+			freq[i] = 1;
+		else if (freq[i] < fmax)
+			freq[i]++;
+		if (freq[i] >= thr)
+			ready[i] = true;
+		seen[i] = true;
+		last[i] = now;
+		ri = get(e, id, page, now);
+		if (ri.freq != freq[i] || ri.ready != ready[i] ||
+		    ri.last_ms != now / b * b)
+			fail_msg("step %d page %llu: freq %u/%u ready %d/%d "
+				 "last %llu/%llu", k, (unsigned long long)page,
+				 ri.freq, freq[i], ri.ready, ready[i],
+				 (unsigned long long)ri.last_ms,
+				 (unsigned long long)(now / b * b));
+		/* Another page: ages up to 2 windows stay exact whatever
+		 * rebases its leaf went through. */
+		i = (unsigned int)(xs(&rs) % 24);
+		page = (i / 8) * 512 + (i % 8) * 61;
+		if (!seen[i])
+			continue;
+		ri = get(e, id, page, now);
+		if ((now / b - last[i] / b) * b > 2ull * window) {
+			/* Aged out; dropped by a rebase unless ready. */
+			assert_true(ri.aged_out || (!ri.tracked && !ready[i]));
+			assert_int_equal(ri.ready, ready[i]);
+			continue;
+		}
+		if (ri.aged_out || ri.freq != freq[i] ||
+		    ri.last_ms != last[i] / b * b)
+			fail_msg("step %d other page %llu: aged %d freq %u/%u "
+				 "last %llu/%llu", k, (unsigned long long)page,
+				 ri.aged_out, ri.freq, freq[i],
+				 (unsigned long long)ri.last_ms,
+				 (unsigned long long)(last[i] / b * b));
+	}
+	pghot_engine_free(e);
+}
+
+static void test_model(void **state)
+{
+	(void)state;
+	model_run(PGHOT_MODE_DEFAULT, 3000, 3, 1);
+	model_run(PGHOT_MODE_DEFAULT, 1000, 2, 2);
+	model_run(PGHOT_MODE_DEFAULT, 3968, 3, 3);
+	model_run(PGHOT_MODE_PRECISE, 5000, 7, 4);
+	model_run(PGHOT_MODE_PRECISE, 1000, 3, 5);
+	model_run(PGHOT_MODE_PRECISE, 16383, 5, 6);
+}
+
 /* Another page of the same leaf keeps being touched: the rebases it causes
  * must not disturb or alias a page touched once. */
 static void test_rebase_neighbour(void **state)
@@ -240,6 +336,20 @@ static void test_rebase_precise(void **state)
 	ri = get(e, id, 11, 262144);
 	assert_int_equal(ri.freq, 1);	/* 7144 ms > window 5000 */
 	assert_int_equal(ri.last_ms, 262144);
+	pghot_engine_free(e);
+
+	/* Exactly 2 windows old at the rebase: kept. */
+	e = engine(PGHOT_MODE_PRECISE, 5000, 3, &id);
+	touch(e, id, 20, PGHOT_NID_UNKNOWN, 0);		/* base 0 */
+	touch(e, id, 21, PGHOT_NID_UNKNOWN, 252143);
+	touch(e, id, 22, PGHOT_NID_UNKNOWN, 252144);
+	touch(e, id, 20, PGHOT_NID_UNKNOWN, 262144);	/* rebase to 252144 */
+	ri = get(e, id, 22, 262144);
+	assert_true(ri.tracked);
+	assert_false(ri.aged_out);
+	assert_int_equal(ri.freq, 1);
+	assert_int_equal(ri.last_ms, 252144);
+	assert_false(get(e, id, 21, 262144).tracked);	/* 1 ms older */
 	pghot_engine_free(e);
 }
 
@@ -615,6 +725,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequences),
+		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_rebase_neighbour),
 		cmocka_unit_test(test_rebase_keeps_two_windows),
 		cmocka_unit_test(test_rebase_precise),
