@@ -153,10 +153,10 @@ static inline void record_update(struct pghot_engine *e, struct leaf *l,
 		delta = now_ms - l->base_ms;
 	}
 	if (e->mode == PGHOT_MODE_PRECISE) {
-		off = delta;	/* 1 ms buckets: no division */
 		uint32_t *r = rec32(l) + slot, v = *r;
 		unsigned int fnid = nid < 0 ? l->nid : (unsigned int)nid;
 
+		off = delta;	/* 1 ms buckets: no division */
 		was_set = v != 0;
 		freq = (v >> P_FREQ_SHIFT) & P_FREQ_MASK;
 		toff = (v >> P_TIME_SHIFT) & P_TIME_MASK;
