@@ -16,8 +16,8 @@
  * FIFO (the kernel drops them). The walk does not stop when the limit is
  * reached: every ready page still goes through the gate, so a page that
  * turned cold while waiting is dropped, and the adjuster sees the demand.
- * The cost is one pass over the queued leaves per wake: about 0.5 ms per
- * million waiting pages (default mode).
+ * The cost is one pass over the queued leaves per wake: about 8 ms of CPU
+ * per million waiting pages on the development VM (10 ms precise).
  */
 #include <errno.h>
 #include <stdlib.h>
