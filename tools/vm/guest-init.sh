@@ -190,6 +190,7 @@ damon)
 		done
 		echo off > $K/state
 	done
+	say "cpu_kdamond_ticks=$cpu"
 	say "cpu_ticks=$cpu"
 	;;
 pghotd)
@@ -198,7 +199,15 @@ pghotd)
 		DPID=
 		finish fail "pghotd died during the run: $(tail -c 300 /tmp/pghotd.log | tr '\n' ' ')"
 	fi
-	say "cpu_ticks=${t:-0}"
+	# pghotd's damon source runs a kdamond: its CPU is part of the cost
+	kt=0
+	for K in /sys/kernel/mm/damon/admin/kdamonds/[0-9]*; do
+		[ "$(cat $K/state 2>/dev/null)" = on ] || continue
+		x=$(ticks "$(cat $K/pid)"); kt=$((kt + ${x:-0}))
+	done
+	say "cpu_daemon_ticks=${t:-0}"
+	say "cpu_kdamond_ticks=$kt"
+	say "cpu_ticks=$((${t:-0} + kt))"
 	kill -TERM $DPID
 	i=0
 	while kill -0 $DPID 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

@@ -75,6 +75,7 @@ ext == "fail" { err[id] = err[id] (err[id] == "" ? "" : " ") $0; next }
 /^case\.bench=/ { bench[S] = substr($0, 12) }
 /^case\.wall_s=/ { wall[id] = substr($0, 13) }
 /^cpu_ticks=/ { cpu[id] = substr($0, 11) / 100 }
+/^cpu_kdamond_ticks=/ { kcpu[id] = substr($0, 19) / 100 }
 /^(vmstat|pghotd|damon)\.[^ =]+=[-0-9.eE+]+$/ {
 	p = index($0, "="); k = substr($0, 1, p - 1); v = substr($0, p + 1)
 	split(k, kk, "."); grp = kk[1]; name = substr(k, length(grp) + 2)
@@ -92,7 +93,9 @@ END {
 		printf "\nScenario %s: pghot bench %s (QEMU TCG guest, node 0 DRAM, node 1 CXL)\n", S, bench[S]
 		line = sprintf("%-32s", "metric"); for (i = 1; i <= n; i++) line = line sprintf(" %12s", col[i])
 		print line; dash = line; gsub(/./, "-", dash); print dash
-		for (m = 1; m <= 11; m++) {
+		nord = split("1 2 3 4 5 12 6 7 8 9 10 11", ord, " ")
+		for (oi = 1; oi <= nord; oi++) {
+			m = ord[oi] + 0
 			if (m == 1) label = "hot-set coverage on DRAM"
 			if (m == 2) label = "cold pages moved up"
 			if (m == 3) label = "t50 hot coverage (s)"
@@ -104,6 +107,7 @@ END {
 			if (m == 9) label = "ops/s (TCG, not meaningful)"
 			if (m == 10) label = "lat p50/p99 ns (TCG)"
 			if (m == 11) label = "guest wall time (s)"
+			if (m == 12) label = "  of which kdamond CPU (s)"
 			if (m == 7 && !fill[S, col[1]] && !fill[S, col[n]]) continue
 			line = sprintf("%-32s", label)
 			for (i = 1; i <= n; i++) {
@@ -120,6 +124,7 @@ END {
 				if (m == 9) v = fmt_int(ops[id])
 				if (m == 10) v = p50[id] "/" p99[id]
 				if (m == 11) v = wall[id]
+				if (m == 12) v = (id in kcpu) ? sprintf("%.2f", kcpu[id]) : "-"
 				line = line sprintf(" %12s", v)
 			}
 			print line
@@ -157,6 +162,7 @@ END {
 			if (id in err) { printf "\"error\": %s}", jstr(err[id]) > json; continue }
 			printf "\"hot_coverage\": %.4f, \"cold_promoted_fraction\": %.4f", hotf[id] / hot[id], (coldf[id] > cold0[id] ? coldf[id] - cold0[id] : 0) / cold[id] > json
 			printf ", \"t50_s\": %s, \"t90_s\": %s, \"cpu_s\": %s", num(t50[id]), num(t90[id]), num(cpu[id]) > json
+			printf ", \"cpu_kdamond_s\": %s", num(kcpu[id]) > json
 			printf ", \"hot_pages\": %d, \"cold_pages\": %d, \"filler_pages\": %d", hot[id], cold[id], fill[id] > json
 			printf ", \"hot_pages_dram\": %d, \"cold_pages_dram\": %d, \"filler_moved_down\": %d", hotf[id], coldf[id], (fill0[id] > fillf[id] ? fill0[id] - fillf[id] : 0) > json
 			printf ", \"dram_free_min_mib\": %.1f, \"secs\": %s, \"ops_per_s\": %s, \"lat_p50_ns\": %s, \"lat_p99_ns\": %s", freemin[id], num(secs[id]), num(ops[id]), num(p50[id]), num(p99[id]) > json
