@@ -343,6 +343,28 @@ PGHOT_API int pghot_space_add(struct pghot_engine *e, uint64_t cookie,
 PGHOT_API int pghot_space_remove(struct pghot_engine *e, uint32_t id);
 
 /**
+ * pghot_engine_reap() - free the record leaves that can no longer matter.
+ * @e:            engine.
+ * @now_ms:       current time, ms.
+ * @ret_nr_freed: if not NULL, receives the number of leaves (of 512 pages)
+ *                freed.
+ *
+ * Leaves are otherwise freed only with their space, so a long-lived process
+ * that keeps touching new memory would keep the records of memory it no
+ * longer uses. This frees every leaf that has no ready page and whose
+ * newest possible access is more than 2 x promote_window_ms before @now_ms
+ * (no window and no hot threshold can use it). Its pages then read as not
+ * tracked, and a later access starts a new window, as it would have anyway.
+ * The test is O(1) per leaf, so a call costs O(leaves); a leaf qualifies
+ * about 2 x window + 32 buckets (default mode, 8..25 s) or 2 x window +
+ * 262 s (precise mode) after its last access. pghotd calls it every 60 s.
+ *
+ * Return: 0.
+ */
+PGHOT_API int pghot_engine_reap(struct pghot_engine *e, uint64_t now_ms,
+				uint64_t *ret_nr_freed);
+
+/**
  * pghot_space_cookie() - the cookie given to pghot_space_add().
  * Return: 0, or -ENOENT if @id is not tracked.
  */

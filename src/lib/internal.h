@@ -254,6 +254,7 @@ unsigned int leaf_count_set(const struct pghot_engine *e,
 			    const struct leaf *l);
 uint64_t record_age_ms(const struct pghot_engine *e, const struct leaf *l,
 		       const struct rec_view *v, uint64_t now_ms);
+uint64_t leaf_newest_ms(const struct pghot_engine *e, const struct leaf *l);
 
 /* ready_queue.c: per lower-tier node FIFO of leaves with ready records */
 void ready_enqueue(struct pghot_engine *e, uint32_t idx);

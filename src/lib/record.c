@@ -307,6 +307,15 @@ uint64_t record_age_ms(const struct pghot_engine *e, const struct leaf *l,
 	return (now_b - v->time_ms / b) * b;
 }
 
+/* The latest access time any record of @l can hold: the largest offset. */
+uint64_t leaf_newest_ms(const struct pghot_engine *e, const struct leaf *l)
+{
+	uint64_t max_off = e->mode == PGHOT_MODE_PRECISE ? P_TIME_MASK :
+							   D_TIME_MASK;
+
+	return l->base_ms + max_off * l->bucket_ms + (l->bucket_ms - 1);
+}
+
 bool record_is_ready(const struct pghot_engine *e, const struct leaf *l,
 		     unsigned int slot)
 {

@@ -2,8 +2,8 @@
 /*
  * Tracked address spaces. Ids index a table that grows by doubling up to
  * 2^20 entries (40 bytes each); freed ids go on a LIFO list and are handed
- * out again first. Each space keeps the list of its leaves (for removal)
- * and a one-entry cache of the last leaf it touched (sequential and
+ * out again first. Each space keeps the list of its leaves (for removal and
+ * reaping) and a one-entry cache of the last leaf it touched (sequential and
  * clustered reports then skip the hash probe).
  */
 #include <errno.h>
@@ -107,5 +107,48 @@ int pghot_space_remove(struct pghot_engine *e, uint32_t id)
 	s->leaves = s->cache = NIL;
 	s->next_free = e->space_free;
 	e->space_free = id;
+	return 0;
+}
+
+/*
+ * One pass over every space's leaf list, unlinking in place the leaves that
+ * no decision can use any more: no ready record (so not queued) and newest
+ * possible access more than 2 x window old.
+ */
+int pghot_engine_reap(struct pghot_engine *e, uint64_t now_ms,
+		      uint64_t *ret_nr_freed)
+{
+	uint64_t reach = 2ull * e->t.promote_window_ms, freed = 0;
+	uint32_t id, idx, *link;
+
+	for (id = 0; id < e->spaces_hw; id++) {
+		struct space *s = &e->spaces[id];
+
+		if (!s->used)
+			continue;
+		for (link = &s->leaves; (idx = *link) != NIL;) {
+			struct leaf *l = leaf_at(e, idx);
+			uint64_t newest = leaf_newest_ms(e, l);
+
+			if (l->nr_ready || (l->flags & LEAF_QUEUED) ||
+			    now_ms <= newest || now_ms - newest <= reach) {
+				link = &l->next;
+				continue;
+			}
+			*link = l->next;
+			if (s->cache == idx) {
+				s->cache = NIL;
+				s->cache_leaf = NULL;
+			}
+			e->nr_tracked -= leaf_count_set(e, l);
+			leaf_unindex(e, idx);
+			leaf_release(e, idx);
+			freed++;
+		}
+	}
+	if (freed)
+		leaf_slab_trim(e);
+	if (ret_nr_freed)
+		*ret_nr_freed = freed;
 	return 0;
 }

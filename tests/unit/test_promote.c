@@ -712,6 +712,18 @@ static void test_space_remove(void **state)
 	assert_int_equal(r.nr_moved, 1);
 	assert_int_equal(f.moves[3].space_id, b);
 
+	/* Consumed leaves can be reaped; nothing queued is touched. */
+	make_ready(e, b, 9000, 2, 0, 10);
+	assert_int_equal(pghot_engine_reap(e, 10000000, NULL), 0);
+	pghot_mem_stats(e, &ms);
+	assert_int_equal(ms.nr_leaves, 1);	/* the one with a ready page */
+	assert_int_equal(pghot_nr_ready(e, 2), 1);
+	r = promote(e, 2, 10000000, &f);
+	assert_int_equal(r.nr_consumed, 1);	/* cold by now */
+	assert_int_equal(pghot_engine_reap(e, 10000000, NULL), 0);
+	pghot_mem_stats(e, &ms);
+	assert_int_equal(ms.nr_leaves, 0);
+
 	/* The id comes back with fresh, empty records. */
 	assert_int_equal(pghot_space_add(e, 3, &a), 0);
 	assert_false(is_tracked(e, a, 0, 2, 10));

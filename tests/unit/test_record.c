@@ -668,6 +668,55 @@ static void test_space_limit(void **state)
 	pghot_engine_free(e);
 }
 
+/* Reaping frees leaves with no ready page once every access they can hold
+ * is more than 2 windows old; nothing else. */
+static void test_reap(void **state)
+{
+	struct pghot_mem_stats ms;
+	struct pghot_engine *e;
+	uint64_t freed = 99;
+	uint32_t id;
+
+	(void)state;
+	e = engine(PGHOT_MODE_DEFAULT, 3000, 2, &id);	/* 250 ms buckets */
+	touch(e, id, 600, PGHOT_NID_UNKNOWN, 0);
+	touch(e, id, 600, PGHOT_NID_UNKNOWN, 100);	/* leaf B: ready */
+	touch(e, id, 1, PGHOT_NID_UNKNOWN, 100);	/* leaf A, base 0 */
+	touch(e, id, 2, PGHOT_NID_UNKNOWN, 200);
+	/* A's records can hold times up to 31 x 250 + 249 = 7999. */
+	assert_int_equal(pghot_engine_reap(e, 13999, &freed), 0);
+	assert_int_equal(freed, 0);
+	assert_int_equal(pghot_engine_reap(e, 14000, &freed), 0);
+	assert_int_equal(freed, 1);
+	pghot_mem_stats(e, &ms);
+	assert_int_equal(ms.nr_leaves, 1);
+	assert_int_equal(ms.nr_tracked_pages, 1);
+	assert_false(get(e, id, 1, 14000).tracked);
+	assert_true(get(e, id, 600, 14000).ready);
+	/* The space's last-leaf cache pointed at A: a new leaf, not A. */
+	touch(e, id, 1, PGHOT_NID_UNKNOWN, 14000);
+	assert_int_equal(get(e, id, 1, 14000).freq, 1);
+	pghot_mem_stats(e, &ms);
+	assert_int_equal(ms.nr_leaves, 2);
+	assert_int_equal(ms.nr_tracked_pages, 2);
+	/* A leaf with a ready page stays, however old. */
+	assert_int_equal(pghot_engine_reap(e, 1000000, NULL), 0);
+	pghot_mem_stats(e, &ms);
+	assert_int_equal(ms.nr_leaves, 1);	/* B is still ready */
+	pghot_engine_free(e);
+
+	e = engine(PGHOT_MODE_PRECISE, 5000, 3, &id);
+	touch(e, id, 1, PGHOT_NID_UNKNOWN, 0);
+	assert_int_equal(pghot_engine_reap(e, 262143 + 10000, &freed), 0);
+	assert_int_equal(freed, 0);
+	assert_int_equal(pghot_engine_reap(e, 262144 + 10000, &freed), 0);
+	assert_int_equal(freed, 1);
+	pghot_mem_stats(e, &ms);
+	assert_int_equal(ms.nr_leaves, 0);
+	assert_int_equal(ms.bytes_records, 0);
+	pghot_engine_free(e);
+}
+
 static void test_mem_stats(void **state)
 {
 	struct pghot_mem_stats ms, ms0;
@@ -739,6 +788,7 @@ int main(void)
 		cmocka_unit_test(test_spaces),
 		cmocka_unit_test(test_many_spaces),
 		cmocka_unit_test(test_space_limit),
+		cmocka_unit_test(test_reap),
 		cmocka_unit_test(test_mem_stats),
 	};
 
