@@ -357,7 +357,8 @@ PGHOT_API int pghot_space_remove(struct pghot_engine *e, uint32_t id);
  * tracked, and a later access starts a new window, as it would have anyway.
  * The test is O(1) per leaf, so a call costs O(leaves); a leaf qualifies
  * about 2 x window + 32 buckets (default mode, 8..25 s) or 2 x window +
- * 262 s (precise mode) after its last access. pghotd calls it every 60 s.
+ * 262 s (precise mode) after its last access. Call it now and then, e.g.
+ * every 60 s.
  *
  * Return: 0.
  */
