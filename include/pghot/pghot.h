@@ -355,10 +355,10 @@ PGHOT_API int pghot_space_remove(struct pghot_engine *e, uint32_t id);
  * newest possible access is more than 2 x promote_window_ms before @now_ms
  * (no window and no hot threshold can use it). Its pages then read as not
  * tracked, and a later access starts a new window, as it would have anyway.
- * The test is O(1) per leaf, so a call costs O(leaves); a leaf qualifies
- * about 2 x window + 32 buckets (default mode, 8..25 s) or 2 x window +
- * 262 s (precise mode) after its last access. Call it now and then, e.g.
- * every 60 s.
+ * The test is O(1) per leaf, so a call costs O(leaves). A leaf qualifies
+ * between 2 x window and 2 x window + 32 buckets after its last access in
+ * default mode (2..19 s), and up to 2 x window + 262 s in precise mode.
+ * Call it now and then, e.g. every 60 s.
  *
  * Return: 0.
  */
