@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "linux/fsroot.h"
+#include "linux/sysfs_io.h"
 
 static int vpath(char *buf, size_t len, const char *root, const char *fmt,
 		 va_list ap)
@@ -38,46 +39,6 @@ int fsr_path(char *buf, size_t len, const char *root, const char *fmt, ...)
 	return err;
 }
 
-static int read_path(const char *path, char *buf, size_t len)
-{
-	size_t got = 0;
-	int fd, err = 0;
-
-	if (!len)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		ssize_t r;
-
-		if (got == len - 1) {
-			char c;
-
-			/* sysfs: a full buffer is fine if the file ends here */
-			r = read(fd, &c, 1);
-			if (r > 0)
-				err = -EFBIG;
-			break;
-		}
-		r = read(fd, buf + got, len - 1 - got);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	buf[got] = '\0';
-	while (got && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
-		buf[--got] = '\0';
-	return err ? err : (int)got;
-}
-
 int fsr_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 {
 	char path[4096];
@@ -89,32 +50,7 @@ int fsr_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 	if (err)
 		return err;
-	return read_path(path, buf, len);
-}
-
-int fsr_read_u64(const char *root, uint64_t *ret, const char *fmt, ...)
-{
-	char path[4096], buf[64], *end;
-	unsigned long long v;
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = vpath(path, sizeof(path), root, fmt, ap);
-	va_end(ap);
-	if (err)
-		return err;
-	err = read_path(path, buf, sizeof(buf));
-	if (err < 0)
-		return err;
-	if (!isdigit((unsigned char)buf[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(buf, &end, 0);
-	if (errno || (*end && !isspace((unsigned char)*end)))
-		return -EINVAL;
-	*ret = v;
-	return 0;
+	return sysfs_read_str(path, buf, len);
 }
 
 bool fsr_exists(const char *root, const char *fmt, ...)

@@ -17,14 +17,11 @@
 int fsr_path(char *buf, size_t len, const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Read a whole (small) file into @buf, NUL-terminated, trailing newline
- * stripped. Return: bytes kept, or -errno (-EFBIG if it did not fit). */
+/* Read a whole (small) file into @buf, NUL-terminated, trailing white space
+ * stripped (sysfs_read_str() on ROOT/REL). Return: bytes kept, or -errno
+ * (-EFBIG if it did not fit). */
 int fsr_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-
-/* Read one unsigned decimal (or 0x hex) number. -EINVAL if not a number. */
-int fsr_read_u64(const char *root, uint64_t *ret, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 bool fsr_exists(const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
