@@ -27,6 +27,11 @@ static const struct src_ops *const src_registry[PGHOTD_SRC_MAX] = {
 	[PGHOTD_SRC_FEED] = &src_feed_ops,
 };
 
+/* How often leaves of records nobody can use any more are freed, ms: the
+ * engine frees a leaf 2 x promote_window_ms (at most ~33 s) after its last
+ * access, so a minute keeps stale records to about a minute and a half. */
+#define REAP_INTERVAL_MS 60000
+
 uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -696,6 +701,7 @@ int daemon_setup(struct daemon *d)
 		log_warn("no process matches the targets yet; looking again every %" PRIu64 " ms",
 			 d->cfg.rescan_ms);
 	d->next_rescan_ms = d->start_ms + d->cfg.rescan_ms;
+	d->next_reap_ms = d->start_ms + REAP_INTERVAL_MS;
 
 	if (d->cfg.run_dir[0] && mkdir(d->cfg.run_dir, 0755) && errno != EEXIST)
 		log_warn("cannot create run_dir '%s': %s", d->cfg.run_dir,
@@ -943,6 +949,8 @@ int daemon_run(struct daemon *d)
 				next = d->workers[i].next_ms;
 		if (d->next_rescan_ms < next)
 			next = d->next_rescan_ms;
+		if (d->next_reap_ms < next)
+			next = d->next_reap_ms;
 		if (d->cfg.prometheus_file[0] && d->next_stats_ms < next)
 			next = d->next_stats_ms;
 		if (end_ms && end_ms < next)
@@ -981,6 +989,15 @@ int daemon_run(struct daemon *d)
 		if (d->next_rescan_ms <= now) {
 			targets_rescan(d);
 			d->next_rescan_ms = now + d->cfg.rescan_ms;
+		}
+		if (d->next_reap_ms <= now) {
+			uint64_t freed = 0;
+
+			/* Records of memory no longer touched would otherwise
+			 * live as long as their process; reap is O(leaves). */
+			pghot_engine_reap(d->engine, now, &freed);
+			d->st.leaves_reaped += freed;
+			d->next_reap_ms = now + REAP_INTERVAL_MS;
 		}
 		run_workers(d, now);
 		if (d->cfg.prometheus_file[0] && d->next_stats_ms <= now) {

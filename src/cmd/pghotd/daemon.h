@@ -72,6 +72,7 @@ struct daemon_stats {
 	uint64_t pgdemote_success;
 	uint64_t pgdemote_fail[PGHOT_MOVE_STATUS_MAX];
 	uint64_t reloads, reload_failures;
+	uint64_t leaves_reaped;		/* engine leaves freed by reap */
 };
 
 struct daemon {
@@ -90,6 +91,7 @@ struct daemon {
 	struct ctl_client ctl[CTL_MAX_CLIENTS];
 	uint64_t start_ms, next_rescan_ms, next_stats_ms, last_demote_ms;
 	uint64_t next_wmark_ms;
+	uint64_t next_reap_ms;		/* next pghot_engine_reap() */
 	struct demote_cand *cands;
 	size_t nr_cands;
 	bool demote_wanted;		/* a top-tier node is below low wmark */

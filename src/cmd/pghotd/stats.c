@@ -62,6 +62,7 @@ void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
 	fn(arg, "pages_not_present", d->mig.st.pages_not_present, false);
 	fn(arg, "lookup_failures", d->mig.st.lookup_failures, false);
 	fn(arg, "record_errors", d->st.record_errors, false);
+	fn(arg, "leaves_reaped", d->st.leaves_reaped, false);
 	fn(arg, "migrate_syscalls", d->mig.st.syscalls, false);
 	fn(arg, "query_syscalls", d->mig.st.query_syscalls, false);
 	fn(arg, "targets", d->nr_targets, true);
