@@ -1,0 +1,27 @@
+#!/bin/bash
+# Bad input and hostile situations: pghotd refuses with a reason that says
+# what to do, and a refused start changes nothing of a running pghotd.
+. "$(dirname "$0")/fakes/lib.sh"
+command -v python3 >/dev/null || { echo "python3 needed"; exit 77; }
+
+# A second pghotd on the same socket is refused before it opens anything:
+# the running one keeps its feed socket and its stats file.
+machine 2node-tiers
+proc 4242 worker 102400
+config "[engine]" "enabled_sources = feed" "sleep_ms = 50" "[targets]" "pids = 4242" \
+	"[feed]" "path = $T/feed.sock"
+start --migrator=dry-run --fake-page-nid=1
+for _ in $(seq 100); do grep -q '^pghot_uptime_ms [1-9]' "$T/pghot.prom" 2>/dev/null && break; sleep 0.05; done
+out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --fake-page-nid=1 2>&1) && fail "second pghotd started"
+echo "$out" | grep -qF "error: another pghotd is running on '$T/pghotd.sock'" || fail "second pghotd: $out"
+echo "$out" | grep -qF "source 'feed' running" && fail "second pghotd opened its sources: $out"
+[ -S "$T/feed.sock" ] || fail "second pghotd removed the feed socket of the first"
+grep -q '^pghot_uptime_ms 0$' "$T/pghot.prom" && fail "second pghotd overwrote the stats file"
+python3 - "$T/feed.sock" <<'PY' || fail "feed socket of the first pghotd does not answer"
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"4242 0x10000\n4242 0x10000\n"); s.close()
+PY
+wait_stat pgpromote_success 1
+stop
+ok "a second pghotd on the same socket changes nothing"
