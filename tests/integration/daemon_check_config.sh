@@ -44,6 +44,12 @@ out=$("$PGHOTD" --check-config "$T/missing.conf" 2>&1) && fail "missing file acc
 [ "$out" = "$T/missing.conf: cannot open: No such file or directory" ] || fail "missing: $out"
 ok "missing file"
 
+out=$("$PGHOTD" --check-config "$T" 2>&1) && fail "a directory accepted: $out"
+[ "$out" = "$T: cannot read: Is a directory" ] || fail "directory: $out"
+out=$("$PGHOTD" -c "$T" --once-ms 1 2>&1) && fail "pghotd -c DIR started: $out"
+echo "$out" | grep -qF "$T: cannot read: Is a directory" || fail "pghotd -c DIR: $out"
+ok "a directory is not a config file"
+
 # the man page generated from the table is the committed one
 if [ -f "$top/docs/pghot.conf.5" ]; then
 	"$PGHOTD" --dump-config-man | cmp -s - "$top/docs/pghot.conf.5" ||

@@ -733,10 +733,19 @@ int cfg_load_file(struct pghotd_config *c, const char *path, char *errbuf,
 			}
 			buf = nb;
 		}
+		errno = 0;
 		r = fread(buf + len, 1, cap - len, f);
 		len += r;
 		if (r == 0)
 			break;
+	}
+	if (ferror(f)) {	/* a directory opens, then reads EISDIR */
+		err = errno ? -errno : -EIO;
+		free(buf);
+		fclose(f);
+		snprintf(errbuf, errlen, "%s: cannot read: %s", path,
+			 strerror(-err));
+		return err;
 	}
 	fclose(f);
 	err = cfg_parse_string(c, buf ? buf : "", len, path, errbuf, errlen);
