@@ -38,6 +38,27 @@ static int mkdir_p(const char *dir)
 	return 0;
 }
 
+/* -EADDRINUSE, logged, if a pghotd answers on the control socket. */
+int ctl_check_free(struct daemon *d)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *path = d->cfg.socket;
+	int fd, err = 0;
+
+	if (!path[0] || strlen(path) >= sizeof(sa.sun_path))
+		return 0;	/* ctl_open() says what is wrong */
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		err = log_ret(-EADDRINUSE, LOG_ERR,
+			      "another pghotd is running on '%s': stop it or set [stats] socket",
+			      path);
+	close(fd);
+	return err;
+}
+
 int ctl_open(struct daemon *d)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -61,16 +82,9 @@ int ctl_open(struct daemon *d)
 			return log_ret(err, LOG_ERR, "cannot create '%s': %s", dir,
 				       strerror(-err));
 	}
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return log_ret(-errno, LOG_ERR, "socket: %s", strerror(errno));
-	if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		return log_ret(-EADDRINUSE, LOG_ERR,
-			       "another pghotd is running on '%s': stop it or set [stats] socket",
-			       path);
-	}
-	close(fd);
+	err = ctl_check_free(d);
+	if (err)
+		return err;
 	unlink(path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)

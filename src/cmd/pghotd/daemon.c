@@ -655,8 +655,9 @@ int daemon_setup(struct daemon *d)
 		return log_ret(-EPERM, LOG_ERR,
 			       "missing capabilities CAP_SYS_ADMIN and CAP_SYS_NICE (DAMON sysfs, move_pages): run pghotd as root, or as pghotd.service does");
 	/* First: a second pghotd on the same socket must stop here, before
-	 * it opens sources (a feed socket, kdamonds) of the running one. */
-	ret = ctl_open(d);
+	 * it opens sources (a feed socket, kdamonds) of the running one. The
+	 * socket itself is opened last: it appearing means pghotd is up. */
+	ret = ctl_check_free(d);
 	if (ret)
 		return ret;
 
@@ -741,6 +742,9 @@ int daemon_setup(struct daemon *d)
 	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (d->sigfd < 0)
 		return log_ret(-errno, LOG_ERR, "signalfd: %s", strerror(errno));
+	ret = ctl_open(d);
+	if (ret)
+		return ret;
 	d->last_demote_ms = d->start_ms;
 	d->next_stats_ms = d->start_ms;
 	{

@@ -124,6 +124,7 @@ void stats_foreach(struct daemon *d,
 int stats_write_prometheus(struct daemon *d);
 
 /* ctlsrv.c */
+int ctl_check_free(struct daemon *d);
 int ctl_open(struct daemon *d);
 void ctl_close(struct daemon *d);
 void ctl_accept(struct daemon *d);
