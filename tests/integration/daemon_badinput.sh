@@ -25,3 +25,22 @@ PY
 wait_stat pgpromote_success 1
 stop
 ok "a second pghotd on the same socket changes nothing"
+
+# Not root: the message names the capabilities that are missing, only those.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 755 "$T"
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	out=$(nobody "$PGHOTD" -c "$T/pghot.conf" 2>&1) && fail "started without capabilities"
+	[ "$out" = "pghotd: error: missing capabilities CAP_SYS_ADMIN and CAP_SYS_NICE (DAMON sysfs, move_pages): run pghotd as root, or as pghotd.service does" ] ||
+		fail "no capabilities: $out"
+	out=$(nobody --inh-caps=+sys_nice --ambient-caps=+sys_nice "$PGHOTD" -c "$T/pghot.conf" 2>&1) &&
+		fail "started without CAP_SYS_ADMIN"
+	[ "$out" = "pghotd: error: missing capability CAP_SYS_ADMIN (DAMON sysfs): run pghotd as root, or as pghotd.service does" ] ||
+		fail "CAP_SYS_NICE only: $out"
+	out=$(nobody --inh-caps=+sys_admin --ambient-caps=+sys_admin "$PGHOTD" -c "$T/pghot.conf" 2>&1) &&
+		fail "started without CAP_SYS_NICE"
+	[ "$out" = "pghotd: error: missing capability CAP_SYS_NICE (move_pages): run pghotd as root, or as pghotd.service does" ] ||
+		fail "CAP_SYS_ADMIN only: $out"
+	chmod 700 "$T"
+	ok "not root: the missing capabilities are named"
+fi

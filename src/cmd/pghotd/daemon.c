@@ -596,16 +596,21 @@ static void on_move_result(void *arg, uint32_t space_id,
 
 /* ---- setup -------------------------------------------------------------- */
 
-static bool has_caps(void)
+/* CAP_SYS_ADMIN (21): DAMON sysfs; CAP_SYS_NICE (23): move_pages. */
+#define CAP_BIT_SYS_ADMIN (1ULL << 21)
+#define CAP_BIT_SYS_NICE (1ULL << 23)
+
+/* The capabilities pghotd needs and lacks, as CAP_BIT_* bits. */
+static unsigned long long missing_caps(void)
 {
+	const unsigned long long need = CAP_BIT_SYS_ADMIN | CAP_BIT_SYS_NICE;
 	char buf[4096], *p;
 	unsigned long long eff;
 
 	if (fsr_read("/proc", buf, sizeof(buf), "self/status") < 0 ||
 	    !(p = strstr(buf, "CapEff:")) || sscanf(p + 7, "%llx", &eff) != 1)
-		return geteuid() == 0;
-	/* CAP_SYS_ADMIN (21): DAMON sysfs; CAP_SYS_NICE (23): move_pages */
-	return (eff & (1ULL << 21)) && (eff & (1ULL << 23));
+		return geteuid() == 0 ? 0 : need;
+	return need & ~eff;
 }
 
 static int engine_create(struct daemon *d, char *errbuf, size_t errlen)
@@ -641,6 +646,7 @@ static int engine_create(struct daemon *d, char *errbuf, size_t errlen)
 int daemon_setup(struct daemon *d)
 {
 	struct target_spec spec;
+	unsigned long long caps;
 	char err[1024];
 	sigset_t mask;
 	int ret;
@@ -651,9 +657,13 @@ int daemon_setup(struct daemon *d)
 	d->start_ms = now_ms();
 	d->rng = d->start_ms * 0x9e3779b97f4a7c15ULL + (uint64_t)getpid();
 	if (strcmp(d->ov.migrator, "dry-run") && d->ov.fake_page_nid < 0 &&
-	    !has_caps())
-		return log_ret(-EPERM, LOG_ERR,
-			       "missing capabilities CAP_SYS_ADMIN and CAP_SYS_NICE (DAMON sysfs, move_pages): run pghotd as root, or as pghotd.service does");
+	    (caps = missing_caps()))
+		return log_ret(-EPERM, LOG_ERR, "%s: run pghotd as root, or as pghotd.service does",
+			       caps == CAP_BIT_SYS_ADMIN ?
+				       "missing capability CAP_SYS_ADMIN (DAMON sysfs)" :
+			       caps == CAP_BIT_SYS_NICE ?
+				       "missing capability CAP_SYS_NICE (move_pages)" :
+				       "missing capabilities CAP_SYS_ADMIN and CAP_SYS_NICE (DAMON sysfs, move_pages)");
 	/* First: a second pghotd on the same socket must stop here, before
 	 * it opens sources (a feed socket, kdamonds) of the running one. The
 	 * socket itself is opened last: it appearing means pghotd is up. */
