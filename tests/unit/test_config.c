@@ -192,6 +192,23 @@ static void test_set_get_roundtrip(void **state)
 	assert_string_equal(err, "unknown key 'nope'");
 }
 
+/* Numbers are decimal (a leading 0 is not octal) or 0x hex. */
+static void test_numbers(void **state)
+{
+	assert_int_equal(parse("[targets]\nrescan_ms = 0200\n"), 0);
+	assert_int_equal(cfg.rescan_ms, 200);
+	assert_int_equal(parse("[targets]\nrescan_ms = 0800\n"), 0);
+	assert_int_equal(cfg.rescan_ms, 800);
+	assert_int_equal(parse("[targets]\nrescan_ms = 0x3e8\n"), 0);
+	assert_int_equal(cfg.rescan_ms, 1000);
+	assert_int_equal(parse("[targets]\npids = 010\n"), 0);
+	assert_int_equal(cfg.pids[0], 10);
+	assert_int_equal(parse("[engine]\nfreq_threshold = 03\n"), 0);
+	assert_int_equal(cfg.tun.freq_threshold, 3);
+	assert_int_not_equal(parse("[targets]\nrescan_ms = 0x\n"), 0);
+	assert_string_equal(err, "t.conf:2: key 'rescan_ms': value '0x' is not a number (rescan_ms: 100..3600000)");
+}
+
 static void test_man(void **state)
 {
 	char *buf = NULL;
@@ -214,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_every_key_rejects_garbage),
 		cmocka_unit_test(test_set_get_roundtrip),
+		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_man),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

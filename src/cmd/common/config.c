@@ -273,7 +273,8 @@ static int parse_u64(const char *s, uint64_t *ret)
 	if (!isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	/* decimal, or 0x hex: a leading 0 is not octal (0200 is 200) */
+	v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 	if (errno)
 		return -ERANGE;
 	while (isspace((unsigned char)*end))
