@@ -21,6 +21,7 @@ finish() {	# finish ok|fail [reason...]
 	st=$1; shift
 	[ -n "${BPID:-}" ] && kill -9 "$BPID" 2>/dev/null
 	[ -n "${DPID:-}" ] && kill -9 "$DPID" 2>/dev/null
+	[ -n "${KPID:-}" ] && kill "$KPID" 2>/dev/null
 	if [ "$st" = fail ]; then
 		say "case.reason=$*"
 		for f in /tmp/bench.err /tmp/pghotd.log; do
@@ -162,6 +163,24 @@ esac
 say "case.numa_balancing=$(cat /proc/sys/kernel/numa_balancing)"
 say "case.demotion_enabled=$(cat /sys/kernel/mm/numa/demotion_enabled)"
 
+ticks() { awk '{ print $14 + $15 }' /proc/$1/stat 2>/dev/null; }
+# kdamond CPU, sampled while it runs: a vaddr kdamond (pghotd's) stops by
+# itself when its target exits, and its ticks go with it
+kd_sampler() {
+	while :; do
+		for K in /sys/kernel/mm/damon/admin/kdamonds/[0-9]*; do
+			p=$(cat $K/pid 2>/dev/null)
+			[ -n "$p" ] && [ "$p" -gt 0 ] 2>/dev/null || continue
+			x=$(ticks $p)
+			[ -n "$x" ] && echo "$x" > /tmp/kdticks.$p
+		done
+		sleep 0.5
+	done
+}
+kd_ticks() { cat /tmp/kdticks.* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+kd_sampler &
+KPID=$!
+
 kill -USR1 $BPID
 # stream the timeline to the console as it comes (the host sees progress)
 tail -f /tmp/bench.out 2>/dev/null | awk '/^bench.tl/ { print; fflush() }' &
@@ -176,14 +195,17 @@ grep -E '^bench.(final|result)' /tmp/bench.out
 [ $brc -eq 0 ] || finish fail "pghot bench failed (status $brc)"
 awk 'NR == FNR { b[$1] = $2; next } { print "vmstat." $1 "=" $2 - b[$1] }' /tmp/vmstat.before /tmp/vmstat.after
 
-ticks() { awk '{ print $14 + $15 }' /proc/$1/stat 2>/dev/null; }
 case "$CASE" in
 damon)
-	cpu=0
+	kill $KPID 2>/dev/null
 	for k in $(seq 0 $((NK - 1))); do
 		K=$D/kdamonds/$k
-		kp=$(cat $K/pid)
-		t=$(ticks $kp); cpu=$((cpu + ${t:-0}))
+		x=$(ticks "$(cat $K/pid)")
+		[ -n "$x" ] && echo "$x" > /tmp/kdticks.$(cat $K/pid)
+	done
+	cpu=$(kd_ticks)
+	for k in $(seq 0 $((NK - 1))); do
+		K=$D/kdamonds/$k
 		echo update_schemes_stats > $K/state
 		for f in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
 			say "damon.k${k}_$f=$(cat $K/contexts/0/schemes/0/stats/$f)"
@@ -200,11 +222,8 @@ pghotd)
 		finish fail "pghotd died during the run: $(tail -c 300 /tmp/pghotd.log | tr '\n' ' ')"
 	fi
 	# pghotd's damon source runs a kdamond: its CPU is part of the cost
-	kt=0
-	for K in /sys/kernel/mm/damon/admin/kdamonds/[0-9]*; do
-		[ "$(cat $K/state 2>/dev/null)" = on ] || continue
-		x=$(ticks "$(cat $K/pid)"); kt=$((kt + ${x:-0}))
-	done
+	kill $KPID 2>/dev/null
+	kt=$(kd_ticks)
 	say "cpu_daemon_ticks=${t:-0}"
 	say "cpu_kdamond_ticks=$kt"
 	say "cpu_ticks=$((${t:-0} + kt))"

@@ -11,6 +11,10 @@
 #   pressure  the same area on node 1, with node 0 (DRAM) filled with cold
 #             filler up to 24 MiB of free memory (seed 004): the hot 32 MiB
 #             only fit if something cold goes down.
+#   kv        seed 000/004's key-value GETs: 131072 values of 1 KiB (128 MiB)
+#             all on node 1, zipfian (theta 0.99); hot set = the most popular
+#             keys taking 90% of the GETs. Not part of demo-all; run it with
+#             tools/vm/demo.sh kv.
 #
 # Cases: numab0 (numa_balancing=0), numab2 (numa_balancing=2 +
 # demotion_enabled), damon (kernel DAMOS migrate_hot on node 1's paddr ->
@@ -18,7 +22,7 @@
 # project's daemon with the damon source on the workload's pid,
 # numa_balancing=0; its config is tools/vm/pghotd-SCENARIO.conf).
 
-SCENARIOS="promote pressure"
+SCENARIOS="promote pressure kv"
 CASES="numab0 numab2 damon pghotd"
 
 scenario_env() {
@@ -49,6 +53,9 @@ scenario_env() {
 		DRAM_MB=768
 		BENCH_ARGS="micro --size 256 --hot 32 --node 1 --thp off --filler-leave 24"
 		DAMON_COLD=1
+		;;
+	kv)
+		BENCH_ARGS="kv --keys 131072 --dist zipf --hot-mass 0.9 --node 1 --thp off"
 		;;
 	*)
 		echo "unknown scenario '$scenario' (known: $SCENARIOS)" >&2
