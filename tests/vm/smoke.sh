@@ -35,7 +35,7 @@ notok() { echo "not ok - $*"; fail=$((fail + 1)); }
 # final placement of a case: "hot_on_dram hot_pages cold_moved_up cold_pages pgmigrate_success"
 placement() {
 	awk '/^bench.ready/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] } }
-	     /^bench.tl/ && !c0++ { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "cold_n0") c0v = kv[2] } }
+	     /^bench.(placed|tl)/ && !c0++ { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "cold_n0") c0v = kv[2] } }
 	     /^bench.final/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
 	     /^vmstat.pgmigrate_success=/ { split($0, kv, "="); m = kv[2] }
 	     END { up = f["cold_n0"] - c0v; if (up < 0) up = 0

@@ -69,7 +69,7 @@ while ! grep -q '^bench.ready' /tmp/bench.out 2>/dev/null; do
 	i=$((i + 1)); [ $i -gt 1200 ] && finish fail "pghot bench placement took over 120 s"
 	sleep 0.1
 done
-grep '^bench.ready' /tmp/bench.out
+grep -E '^bench.(placed|ready)' /tmp/bench.out
 
 VMSTAT_KEYS="pgpromote_success pgpromote_candidate pgpromote_candidate_nrl pgdemote_kswapd pgdemote_direct numa_pte_updates numa_hint_faults numa_pages_migrated pgmigrate_success pgmigrate_fail"
 vmstat_snap() { grep -E "^($(echo $VMSTAT_KEYS | tr ' ' '|')) " /proc/vmstat > "$1"; }

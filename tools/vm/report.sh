@@ -57,6 +57,7 @@ ext == "fail" { err[id] = err[id] (err[id] == "" ? "" : " ") $0; next }
 /^bench\.ready / {
 	kv($0, a); hot[id] = a["hot_pages"]; cold[id] = a["cold_pages"]; fill[id] = a["filler_pages"]
 }
+/^bench\.placed / { kv($0, a); hot0[id] = a["hot_n0"]; cold0[id] = a["cold_n0"]; fill0[id] = a["fill_n0"]; next }
 /^bench\.(tl|final) / {
 	kv($0, a)
 	cov = hot[id] > 0 ? a["hot_n0"] / hot[id] : 0

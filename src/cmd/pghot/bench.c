@@ -8,7 +8,8 @@
  * wait for SIGUSR1 (the test bed arms the case in between), then worker
  * threads for a duration or an access count while the main thread prints
  * where every page of the area sits, once per interval, from move_pages(2)
- * with nodes=NULL. The hot set is what the workload accesses; cold is the
+ * with nodes=NULL ("bench.placed" once before the wait, the baseline of what
+ * moved). The hot set is what the workload accesses; cold is the
  * rest of the area. The filler is sampled (at most 16384 pages per query).
  */
 #include <errno.h>
@@ -343,6 +344,10 @@ static int run_bench(struct bench_run *run)
 			return 1;
 		}
 	}
+
+	/* where everything is before anything else runs: the baseline of "moved" */
+	placer_query(&pl, run, &p);
+	print_placement("placed", 0.0, 0, &p, nn);
 
 	uint64_t nhot = 0;
 	for (size_t i = 0; i < run->nr_pages; i++)
