@@ -134,6 +134,23 @@ static const struct bad bads[] = {
 	{ "[stats]\ninterval_ms = 5\n", "t.conf:2: key 'interval_ms': value '5' out of range 100..3600000 (interval_ms)" },
 	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]" },
 	{ "[system]\nrootfs = /x\n", "t.conf:2: unknown key 'rootfs' in section [system]" },
+	/* a key given twice: the first would be silently lost */
+	{ "[engine]\nfreq_threshold = 1\nsleep_ms = 60\nfreq_threshold = 3\n",
+	  "t.conf:4: key 'freq_threshold' given twice (first on line 2): keep one" },
+	{ "[targets]\ncomm = a\n[engine]\nmode = default\n[targets]\ncomm = b\n",
+	  "t.conf:6: key 'comm' given twice (first on line 2): keep one" },
+	/* syntax: a key without a name, a section without ']', text after it */
+	{ "[engine]\n= 2\n",
+	  "t.conf:2: syntax error: expected '[section]', 'key = value' or a '#' comment" },
+	{ "[engine\nfreq_threshold = 2\n",
+	  "t.conf:1: syntax error: expected '[section]', 'key = value' or a '#' comment" },
+	{ "[engine]x\nfreq_threshold = 2\n",
+	  "t.conf:1: syntax error: expected '[section]', 'key = value' or a '#' comment" },
+	{ "freq_threshold = 2\n",
+	  "t.conf:1: key 'freq_threshold' before any [section]: put it under [engine]" },
+	{ "x = 2\n", "t.conf:1: key 'x' before any [section]: unknown key" },
+	{ "[engine]\nfreq_threshold = 2\n  sleep_ms = 60\n",
+	  "t.conf:3: indented line continues key 'freq_threshold' of line 2: remove the indentation" },
 };
 
 static void test_bad_values(void **state)

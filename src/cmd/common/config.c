@@ -376,6 +376,18 @@ int cfg_set(struct pghotd_config *c, const char *section, const char *name,
 				break;
 			}
 		}
+		if (!known_section && !section[0]) {
+			const struct cfg_desc *k = cfg_find(name);
+
+			if (k)
+				fail(errbuf, errlen, c, line,
+				     "key '%s' before any [section]: put it under [%s]",
+				     name, k->section);
+			else
+				fail(errbuf, errlen, c, line,
+				     "key '%s' before any [section]: unknown key", name);
+			return -ENOENT;
+		}
 		if (!known_section) {
 			fail(errbuf, errlen, c, line,
 			     "unknown section [%s] (key '%s'); sections: engine, targets, damon, feed, demotion, stats, system",
@@ -632,7 +644,21 @@ struct reader {
 	const char *p, *end;
 	int line;
 	int long_line;	/* first line longer than the buffer, or 0 */
+	int bad_section; /* first '[section]' line with text after ']', or 0 */
+	bool indented;	/* the current line starts with a blank */
 };
+
+/* A '[section]' line with more than blanks or a comment after the ']'
+ * (libinih ignores that text). */
+static bool section_trailer(const char *s)
+{
+	const char *p = s + strspn(s, " \t");
+
+	if (*p != '[' || !(p = strchr(p, ']')))
+		return false;
+	p += 1 + strspn(p + 1, " \t\r\n");
+	return *p && *p != '#' && *p != ';';
+}
 
 static char *reader_fn(char *str, int num, void *stream)
 {
@@ -654,6 +680,9 @@ static char *reader_fn(char *str, int num, void *stream)
 		r->p++;
 	str[n++] = '\n';
 	str[n] = '\0';
+	r->indented = str[0] == ' ' || str[0] == '\t';
+	if (!r->bad_section && section_trailer(str))
+		r->bad_section = r->line;
 	return str;
 }
 
@@ -663,17 +692,42 @@ struct parse_ctx {
 	char *errbuf;
 	size_t errlen;
 	int err;
+	int err_line;
 };
+
+#define SYNTAX_ERROR "syntax error: expected '[section]', 'key = value' or a '#' comment"
 
 static int handler(void *user, const char *section, const char *name,
 		   const char *value)
 {
 	struct parse_ctx *p = user;
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
 
 	if (p->err)
 		return 0;
-	if (!name || !*name)
+	if (!name)	/* a new section */
 		return 1;
+	p->err_line = p->r->line;
+	if (!*name) {
+		p->err = fail(p->errbuf, p->errlen, p->c, p->r->line, SYNTAX_ERROR);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i].section, section) && !strcmp(t[i].name, name) &&
+		    p->c->line[i] > 0) {
+			/* libinih reads an indented line as more of the
+			 * value of the key above */
+			if (p->r->indented)
+				p->err = fail(p->errbuf, p->errlen, p->c, p->r->line,
+					      "indented line continues key '%s' of line %d: remove the indentation",
+					      name, p->c->line[i]);
+			else
+				p->err = fail(p->errbuf, p->errlen, p->c, p->r->line,
+					      "key '%s' given twice (first on line %d): keep one",
+					      name, p->c->line[i]);
+			return 0;
+		}
 	if (!value)
 		value = "";
 	p->err = cfg_set(p->c, section, name, value, p->r->line, p->errbuf,
@@ -687,19 +741,21 @@ int cfg_parse_string(struct pghotd_config *c, const char *text, size_t len,
 		     const char *file, char *errbuf, size_t errlen)
 {
 	struct reader r = { .p = text, .end = text + len };
-	struct parse_ctx p = { c, &r, errbuf, errlen, 0 };
+	struct parse_ctx p = { c, &r, errbuf, errlen, 0, 0 };
 	int line;
 
 	c->file = file;
 	line = ini_parse_stream(reader_fn, &r, handler, &p);
-	if (p.err)
+	if (r.bad_section && (line <= 0 || r.bad_section < line))
+		line = r.bad_section;
+	/* the first error in the file: libinih goes on after a syntax error */
+	if (p.err && (line <= 0 || p.err_line <= line))
 		return p.err;
 	if (r.long_line)
 		return fail(errbuf, errlen, c, r.long_line,
 			    "line longer than %d characters", 1022);
 	if (line > 0)
-		return fail(errbuf, errlen, c, line,
-			    "syntax error: expected '[section]', 'key = value' or a '#' comment");
+		return fail(errbuf, errlen, c, line, SYNTAX_ERROR);
 	if (line < 0)
 		return fail(errbuf, errlen, c, 0, "cannot parse: out of memory");
 	return cfg_finalize(c, errbuf, errlen);
@@ -848,7 +904,7 @@ void cfg_write_man(FILE *f)
 	      ".SH SYNOPSIS\n/etc/pghot/pghot.conf\n"
 	      ".SH DESCRIPTION\n"
 	      "An INI file: \\fB[section]\\fR headers, \\fIkey\\fR = \\fIvalue\\fR lines, "
-	      "comments starting with \\fB#\\fR or \\fB;\\fR. Unknown sections and keys are errors. "
+	      "comments starting with \\fB#\\fR or \\fB;\\fR. Unknown sections and keys, and a key given twice, are errors; an indented line continues the value above. "
 	      "Check a file with \\fBpghotd \\-\\-check\\-config\\fR \\fIFILE\\fR: it prints "
 	      "\\fIFILE\\fR:\\fILINE\\fR: and the reason for the first bad line, and exits 1.\n"
 	      ".PP\nCommand\\-line options of \\fBpghotd\\fR(8) override the file. "
