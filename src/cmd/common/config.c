@@ -435,7 +435,7 @@ int cfg_set(struct pghotd_config *c, const char *section, const char *name,
 				    "key '%s': value '%s' is not a number (%s: %s)",
 				    d->name, value, d->name, range);
 		/* the range depends on mode: checked by cfg_finalize() */
-		if (v > UINT32_MAX && td->size != 8)
+		if (td->size != 8 && v > (td->is_signed ? INT32_MAX : UINT32_MAX))
 			return fail(errbuf, errlen, c, line,
 				    "key '%s': value '%s' out of range %s (%s)",
 				    d->name, value, range, d->name);
