@@ -44,3 +44,23 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 700 "$T"
 	ok "not root: the missing capabilities are named"
 fi
+
+# A reload that fails on one source puts the old sources back with their
+# targets: DAMON monitors the target again (fake DAMON tree).
+machine 2node-tiers
+proc 4242 worker 102400
+"$FAKES/damon-tree.sh" "$T/sys"
+C=$T/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0
+touch "$T/feed"
+config "[engine]" "enabled_sources = damon,feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+start --migrator=dry-run --fake-page-nid=1
+[ "$(cat "$C/targets/0/pid_target")" = 4242 ] || fail "damon target not set at start"
+echo 0 >"$C/targets/0/pid_target"
+config "[engine]" "enabled_sources = damon,feed" "[targets]" "pids = 4242" "[damon]" "aggr_us = 200000" \
+	"[feed]" "path = $T/nonexistent/feed"
+kill -HUP "$DPID"
+wait_log "reload failed, keeping the old config"
+[ "$(cat "$C/monitoring_attrs/intervals/aggr_us")" = 100000 ] || fail "old damon settings not restored"
+[ "$(cat "$C/targets/0/pid_target")" = 4242 ] || fail "damon restarted without its target after a failed reload"
+stop
+ok "failed reload: old sources back, with their targets"

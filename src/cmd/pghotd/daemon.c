@@ -870,6 +870,7 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 						pghotd_src_name(k), e2);
 			}
 			pghot_engine_set_tunables(d->engine, &old->tun);
+			sources_set_targets(d);	/* a reopened source has none */
 			return err;
 		}
 		log_info("source '%s' (re)started", pghotd_src_name(s));
