@@ -346,7 +346,20 @@ static int open_socket(struct feed *f, char *errbuf, size_t errlen)
 	f->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (f->listen_fd < 0)
 		goto fail;
-	unlink(f->path);	/* a stale socket of an earlier run */
+	/* a stale socket of an earlier run goes; a live one is not ours */
+	if (!connect(f->listen_fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		snprintf(errbuf, errlen,
+			 "feed socket '%s' is in use by another process: set another [feed] path",
+			 f->path);
+		close(f->listen_fd);
+		f->listen_fd = -1;
+		return -EADDRINUSE;
+	}
+	close(f->listen_fd);
+	f->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (f->listen_fd < 0)
+		goto fail;
+	unlink(f->path);
 	if (bind(f->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) ||
 	    listen(f->listen_fd, 16))
 		goto fail;

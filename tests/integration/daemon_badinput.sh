@@ -64,3 +64,22 @@ wait_log "reload failed, keeping the old config"
 [ "$(cat "$C/targets/0/pid_target")" = 4242 ] || fail "damon restarted without its target after a failed reload"
 stop
 ok "failed reload: old sources back, with their targets"
+
+# A feed socket another process listens on is not taken over.
+machine 2node-tiers
+proc 4242 worker 102400
+config "[engine]" "enabled_sources = feed" "sleep_ms = 50" "[targets]" "pids = 4242" \
+	"[feed]" "path = $T/feed.sock"
+start --migrator=dry-run --fake-page-nid=1
+out=$("$PGHOTD" -c "$T/pghot.conf" --socket "$T/other.sock" --migrator=dry-run --fake-page-nid=1 --once-ms 200 2>&1) &&
+	fail "second pghotd took the feed socket: $out"
+echo "$out" | grep -qF "error: source 'feed': feed socket '$T/feed.sock' is in use by another process: set another [feed] path" ||
+	fail "feed socket in use: $out"
+python3 - "$T/feed.sock" <<'PY' || fail "feed socket of the first pghotd does not answer"
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"4242 0x10000\n4242 0x10000\n"); s.close()
+PY
+wait_stat pgpromote_success 1
+stop
+ok "a feed socket in use is not taken over"
