@@ -83,3 +83,28 @@ PY
 wait_stat pgpromote_success 1
 stop
 ok "a feed socket in use is not taken over"
+
+# Feed samples naming a node this machine does not have are dropped with a
+# reason; a CPU node without memory is a valid accessing node.
+machine 3node-tiers
+echo 0,2 >"$T/sys/devices/system/node/has_memory"
+echo 0,2 >"$T/sys/devices/system/node/has_normal_memory"
+printf 'Node 1 MemTotal:       0 kB\nNode 1 MemFree:        0 kB\nNode 1 MemUsed:        0 kB\n' \
+	>"$T/sys/devices/system/node/node1/meminfo"
+proc 4242 worker 102400
+config "[engine]" "enabled_sources = feed" "sleep_ms = 50" "[targets]" "pids = 4242" \
+	"[feed]" "path = $T/feed.sock"
+start --migrator=dry-run --fake-page-nid=2
+python3 - "$T/feed.sock" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"4242 0x10000 7\n4242 0x10000 7\n4242 0x20000 1\n4242 0x20000 1\n"); s.close()
+PY
+wait_stat pgpromote_success 1
+wait_stat reports_bad_nid 2
+[ "$(stat_of record_errors)" = 0 ] || fail "record_errors $(stat_of record_errors)"
+grep -qF "dry-run: move pid 4242 addr 0x20000 to node 0" "$T/log" || fail "sample from a memoryless node not promoted"
+grep -qF "warning: source 'feed': a report of pid 4242 names node 7, not a node of this machine (nodes 0-2): dropped; give -1 when the node is unknown" "$T/log" ||
+	fail "no reason for the bad node"
+stop
+ok "feed: a node that does not exist is refused, a memoryless CPU node is fine"

@@ -333,6 +333,43 @@ static void cold_report(struct daemon *d, struct target *t,
 	}
 }
 
+/* The accessing node of @r as the engine takes it: a CPU node without
+ * memory is unknown to the engine; -1 with a warning (at most one a
+ * second) if @r names a node this machine does not have. */
+static int report_nid(struct daemon *d, const struct daemon_src *src,
+		      const struct src_report *r, int *ret_nid)
+{
+	const struct topo_node *n;
+	struct nodemask m = { 0 };
+	char nodes[256];
+	uint64_t now;
+
+	*ret_nid = r->nid;
+	if (r->nid == PGHOT_NID_UNKNOWN)
+		return 0;
+	n = topology_node(&d->topo, r->nid);
+	if (n) {
+		if (!n->has_memory)
+			*ret_nid = PGHOT_NID_UNKNOWN;
+		return 0;
+	}
+	d->st.reports_bad_nid++;
+	now = now_ms();
+	if (d->bad_nid_log_ms && now - d->bad_nid_log_ms < 1000) {
+		d->bad_nid_quiet++;
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < d->topo.nr_nodes; i++)
+		nodemask_set(&m, (unsigned int)d->topo.nodes[i].nid);
+	nodelist_format(&m, nodes, sizeof(nodes));
+	log_warn("source '%s': a report of pid %d names node %d, not a node of this machine (nodes %s): dropped; give -1 when the node is unknown%s",
+		 pghotd_src_name(src->id), (int)r->pid, r->nid, nodes,
+		 d->bad_nid_quiet ? " (more such reports not shown)" : "");
+	d->bad_nid_log_ms = now;
+	d->bad_nid_quiet = 0;
+	return -EINVAL;
+}
+
 static int on_report(void *arg, const struct src_report *r)
 {
 	struct daemon_src *src = arg;
@@ -342,13 +379,15 @@ static int on_report(void *arg, const struct src_report *r)
 	int status[REGION_PAGES_MAX];
 	uint32_t reps;
 	size_t n;
-	int err = 0;
+	int err = 0, nid;
 
 	if (!t) {
 		d->st.reports_untargeted++;
 		return 0;
 	}
 	if (r->end <= r->start)
+		return 0;
+	if (report_nid(d, src, r, &nid))
 		return 0;
 	if (r->cold) {
 		cold_report(d, t, r);
@@ -378,7 +417,7 @@ static int on_report(void *arg, const struct src_report *r)
 		for (uint32_t k = 0; k < reps; k++) {
 			err = pghot_record_access(d->engine, t->space_id,
 						  (uint64_t)(uintptr_t)addrs[i] >> 12,
-						  status[i], r->nid,
+						  status[i], nid,
 						  pghotd_src_engine(src->id),
 						  r->time_ms);
 			if (err)

@@ -61,6 +61,7 @@ struct ctl_client {
 
 struct daemon_stats {
 	uint64_t reports_untargeted;	/* reports of processes not managed */
+	uint64_t reports_bad_nid;	/* accessing node not on this machine */
 	uint64_t pages_reported;	/* pages of hot reports looked up */
 	uint64_t pages_skipped_budget;	/* not looked up: POLL_PAGES_MAX */
 	uint64_t thp_heads;		/* addresses reported as a THP head */
@@ -98,6 +99,8 @@ struct daemon {
 	bool stop, reload;
 	uint64_t rng;			/* sampling offsets (xorshift) */
 	size_t poll_budget;		/* pages left in this source poll */
+	uint64_t bad_nid_log_ms;	/* last 'not a node' warning */
+	uint64_t bad_nid_quiet;		/* such reports not logged since */
 	struct daemon_stats st;
 };
 

@@ -54,6 +54,7 @@ void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
 #undef SRC
 	}
 	fn(arg, "reports_untargeted", d->st.reports_untargeted, false);
+	fn(arg, "reports_bad_nid", d->st.reports_bad_nid, false);
 	fn(arg, "pages_reported", d->st.pages_reported, false);
 	fn(arg, "pages_reported_lower", d->st.pages_lower, false);
 	fn(arg, "pages_skipped_budget", d->st.pages_skipped_budget, false);
