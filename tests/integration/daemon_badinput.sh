@@ -108,3 +108,14 @@ grep -qF "warning: source 'feed': a report of pid 4242 names node 7, not a node 
 	fail "no reason for the bad node"
 stop
 ok "feed: a node that does not exist is refused, a memoryless CPU node is fine"
+
+# lower_tier_nodes naming a node the machine does not have is an error.
+machine 2node-tiers
+proc 4242 worker 102400
+touch "$T/feed"
+config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 1,5" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --fake-page-nid=1 --once-ms 200 2>&1) &&
+	fail "lower_tier_nodes with a missing node accepted: $out"
+[ "$out" = "pghotd: error: lower_tier_nodes: node 5 does not exist (nodes 0-1): name the CPU-less (CXL) nodes, see \`pghot topology\`" ] ||
+	fail "missing lower-tier node: $out"
+ok "lower_tier_nodes: a missing node is refused"

@@ -716,6 +716,19 @@ int daemon_setup(struct daemon *d)
 			    &d->topo, err, sizeof(err));
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
+	for (int nid = 0; nid < PGHOT_MAX_NODES; nid++) {
+		struct nodemask m = { 0 };
+
+		if (!nodemask_test(&d->cfg.lower_tier_nodes, nid) ||
+		    topology_node(&d->topo, nid))
+			continue;
+		for (size_t i = 0; i < d->topo.nr_nodes; i++)
+			nodemask_set(&m, (unsigned int)d->topo.nodes[i].nid);
+		nodelist_format(&m, err, sizeof(err));
+		return log_ret(-ENODEV, LOG_ERR,
+			       "lower_tier_nodes: node %d does not exist (nodes %s): name the CPU-less (CXL) nodes, see `pghot topology`",
+			       nid, err);
+	}
 	if (!topology_nr_lower(&d->topo))
 		return log_ret(-ENODEV, LOG_ERR,
 			       "no lower-tier node: every node with memory is in the top tier (%s); nothing to promote from. See `pghot topology`; if your CXL node is in the DRAM tier, set lower_tier_nodes",
