@@ -119,3 +119,24 @@ out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --fake-page-nid=1 --once-m
 [ "$out" = "pghotd: error: lower_tier_nodes: node 5 does not exist (nodes 0-1): name the CPU-less (CXL) nodes, see \`pghot topology\`" ] ||
 	fail "missing lower-tier node: $out"
 ok "lower_tier_nodes: a missing node is refused"
+
+# pghot ctl set: a value with a line break cannot smuggle a second request;
+# bad names and values change nothing.
+machine 2node-tiers
+proc 4242 worker 102400
+touch "$T/feed"
+config "[engine]" "enabled_sources = feed" "freq_threshold = 2" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+start --migrator=dry-run --fake-page-nid=1
+ctl() { "$PGHOT" ctl --socket "$T/pghotd.sock" "$@"; }
+before=$(ctl get)
+out=$(ctl set cgroup "$(printf '/x\nSET freq_threshold 3')" 2>&1) && fail "value with a newline accepted"
+[ "$out" = "pghot ctl: key 'cgroup': value has a control character" ] || fail "newline value: $out"
+out=$(ctl set "$(printf 'freq_threshold\nRELOAD')" 1 2>&1) && fail "name with a newline accepted"
+for kv in "freq_threshold 0x" "freq_threshold -1" "freq_threshold 99999999999999999999" "sleep_ms 5" \
+	"enabled_sources perf" "pids 0" "comm abcdefghijklmnopq" "lower_tier_nodes 0" "target_nid 1" \
+	"engine.nope 1" "damon.freq_threshold 1" "high_wmark_pct 1" "aggr_us 100"; do
+	ctl set $kv >/dev/null 2>&1 && fail "ctl set $kv accepted"
+done
+[ "$(ctl get)" = "$before" ] || fail "refused ctl set changed the config: $(diff <(echo "$before") <(ctl get))"
+stop
+ok "ctl set: bad names and values change nothing"

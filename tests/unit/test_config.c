@@ -138,6 +138,7 @@ static const struct bad bads[] = {
 	{ "[stats]\ninterval_ms = 5\n", "t.conf:2: key 'interval_ms': value '5' out of range 100..3600000 (interval_ms)" },
 	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]" },
 	{ "[system]\nrootfs = /x\n", "t.conf:2: unknown key 'rootfs' in section [system]" },
+	{ "[targets]\ncgroup = /a\x01b\n", "t.conf:2: key 'cgroup': value has a control character" },
 	/* a key given twice: the first would be silently lost */
 	{ "[engine]\nfreq_threshold = 1\nsleep_ms = 60\nfreq_threshold = 3\n",
 	  "t.conf:4: key 'freq_threshold' given twice (first on line 2): keep one" },

@@ -460,6 +460,12 @@ int cfg_set(struct pghotd_config *c, const char *section, const char *name,
 			return fail(errbuf, errlen, c, line,
 				    "key '%s': value longer than %d characters",
 				    d->name, CFG_PATH_LEN - 1);
+		/* a line break would end a control request early */
+		for (const char *q = value; *q; q++)
+			if (iscntrl((unsigned char)*q))
+				return fail(errbuf, errlen, c, line,
+					    "key '%s': value has a control character",
+					    d->name);
 		snprintf(f, CFG_PATH_LEN, "%s", value);
 		return 0;
 	case CFG_MODE:
