@@ -37,7 +37,9 @@ start() {
 	"$PGHOTD" -c "$T/pghot.conf" -v "$@" >"$T/log" 2>&1 &
 	DPID=$!
 	for _ in $(seq 100); do
-		[ -S "$T/pghotd.sock" ] && return 0
+		# the socket file appears at bind(), answers after listen()
+		[ -S "$T/pghotd.sock" ] &&
+			"$PGHOT" stat --socket "$T/pghotd.sock" >/dev/null 2>&1 && return 0
 		kill -0 "$DPID" 2>/dev/null || fail "pghotd exited at start"
 		sleep 0.05
 	done
