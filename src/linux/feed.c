@@ -3,8 +3,9 @@
  * The feed source (src_feed_ops); the line format is in feed.h.
  *
  * Inputs are multiplexed on one epoll descriptor, the source's fd(): the
- * listening socket and its clients, or the FIFO (which we also hold open for
- * writing so it never reports end-of-file when a writer leaves). A regular
+ * listening socket and its clients, or the FIFO. When the last writer of
+ * the FIFO leaves, its unfinished last line is a line (as for a socket
+ * client) and the FIFO is opened again, which clears the hang-up. A regular
  * file cannot be polled: it is read every interval_ms() from where the last
  * read stopped; a file that shrank is read again from the start.
  */
@@ -124,6 +125,7 @@ struct feed_conn {
 	char buf[FEED_LINE_MAX + 2];
 	size_t len;
 	bool overlong;	/* discarding the rest of a too-long line */
+	bool eof;	/* drain() read end of file */
 	uint64_t lineno;
 };
 
@@ -132,7 +134,6 @@ struct feed {
 	char path[1024];
 	int epfd;
 	int listen_fd;
-	int fifo_wr;		/* FIFO: our own writer, keeps it open */
 	struct feed_conn file;	/* FILE and FIFO input */
 	off_t file_off;
 	struct feed_conn *clients[FEED_MAX_CLIENTS];
@@ -255,8 +256,10 @@ static ssize_t drain(struct feed *f, struct feed_conn *c, int fd)
 				return total ? (ssize_t)total : -EAGAIN;
 			return -errno;
 		}
-		if (r == 0)
+		if (r == 0) {
+			c->eof = true;
 			return (ssize_t)total;
+		}
 		consume(f, c, buf, (size_t)r);
 		total += (size_t)r;
 	}
@@ -324,8 +327,6 @@ static void feed_close(void *priv)
 	}
 	if (f->file.fd >= 0)
 		close(f->file.fd);
-	if (f->fifo_wr >= 0)
-		close(f->fifo_wr);
 	if (f->epfd >= 0)
 		close(f->epfd);
 	free(f);
@@ -394,7 +395,7 @@ static int feed_open(const struct src_cfg *cfg, void **ret_priv, char *errbuf,
 		snprintf(errbuf, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	f->listen_fd = f->fifo_wr = f->file.fd = -1;
+	f->listen_fd = f->file.fd = -1;
 	f->log = cfg->log;
 	f->log_arg = cfg->log_arg;
 	snprintf(f->path, sizeof(f->path), "%s", cfg->feed_path);
@@ -416,8 +417,6 @@ static int feed_open(const struct src_cfg *cfg, void **ret_priv, char *errbuf,
 	} else if (!access(f->path, F_OK) && S_ISFIFO(st.st_mode)) {
 		f->kind = FEED_FIFO;
 		f->file.fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (f->file.fd >= 0)
-			f->fifo_wr = open(f->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 		if (f->file.fd >= 0 &&
 		    epoll_ctl(f->epfd, EPOLL_CTL_ADD, f->file.fd, &ev))
 			f->file.fd = -1;
@@ -490,6 +489,36 @@ static void poll_file(struct feed *f)
 		f->st.errors++;
 }
 
+/* Every writer of the FIFO left: end its last line, open the FIFO again
+ * (new fd first, so nothing a new writer wrote meanwhile is lost). */
+static void fifo_reopen(struct feed *f)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = 0 };
+	struct feed_conn *c = &f->file;
+	int fd, err;
+
+	c->eof = false;
+	if (c->len)
+		handle_line(f, c, c->buf, c->len, c->overlong);
+	c->len = 0;
+	c->overlong = false;
+	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && epoll_ctl(f->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		err = errno;
+		close(fd);
+		fd = -1;
+		errno = err;
+	}
+	if (fd < 0) {
+		f->st.errors++;
+		feed_log(f, LOG_ERR, "feed '%s': cannot open the FIFO again: %s; no more samples from it",
+			 f->path, strerror(errno));
+	}
+	epoll_ctl(f->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	c->fd = fd;
+}
+
 static int feed_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
 {
 	struct feed *f = priv;
@@ -509,10 +538,15 @@ static int feed_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
 		uint32_t id = evs[i].data.u32;
 
 		if (f->kind == FEED_FIFO) {
-			ssize_t r = drain(f, &f->file, f->file.fd);
+			ssize_t r;
 
+			if (f->file.fd < 0)
+				break;
+			r = drain(f, &f->file, f->file.fd);
 			if (r < 0 && r != -EAGAIN)
 				f->st.errors++;
+			else if (f->file.eof)
+				fifo_reopen(f);
 		} else if (id == 0) {
 			accept_clients(f);
 		} else if (id <= FEED_MAX_CLIENTS && f->clients[id - 1]) {

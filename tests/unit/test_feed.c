@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,48 @@ static void test_fifo(void **state)
 	rmdir(dir);
 }
 
+/* A writer that leaves without a final newline: its last line is a line,
+ * as for a socket client, not the start of the next writer's first line. */
+static void test_fifo_partial_last_line(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path };
+	struct src_stats st;
+	void *priv = NULL;
+	char err[256];
+	int w;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	for (int k = 0; k < 3; k++) {
+		char line[32];
+		int n = snprintf(line, sizeof(line), "%d 0x%d000", 5 + k, 5 + k);
+
+		w = open(path, O_WRONLY);
+		assert_true(w >= 0);
+		assert_int_equal(write(w, line, (size_t)n), n);
+		close(w);
+		src_feed_ops.poll(priv, 1, on_report, &g);
+		src_feed_ops.poll(priv, 2, on_report, &g);
+		assert_int_equal(g.n, k + 1);
+		assert_int_equal(g.r[k].pid, 5 + k);
+	}
+	/* no writer: nothing to read, no busy wake-up */
+	{
+		struct pollfd p = { .fd = src_feed_ops.fd(priv), .events = POLLIN };
+
+		assert_int_equal(poll(&p, 1, 0), 0);
+	}
+	src_feed_ops.stats(priv, &st);
+	assert_int_equal(st.malformed, 0);
+	src_feed_ops.close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
 static int connect_to(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -231,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_file_follow),
 		cmocka_unit_test(test_fifo),
+		cmocka_unit_test(test_fifo_partial_last_line),
 		cmocka_unit_test(test_socket_clients),
 		cmocka_unit_test(test_open_errors),
 	};
