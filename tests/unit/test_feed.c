@@ -138,6 +138,37 @@ static void test_file_follow(void **state)
 	rmdir(dir);
 }
 
+static char last_log[600];
+
+static void keep_log(void *arg, int level, const char *msg)
+{
+	snprintf(last_log, sizeof(last_log), "%s", msg);
+}
+
+/* A malformed line is shown with its control bytes as '?': nothing a feed
+ * writes can move the terminal or forge a log line. */
+static void test_malformed_log_printable(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path, .log = keep_log };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/feed", dir);
+	f = fopen(path, "w");
+	fputs("1 \x1b[31mred\r\x7f\x01\n", f);
+	fclose(f);
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	src_feed_ops.poll(priv, 100, on_report, &g);
+	assert_non_null(strstr(last_log, "malformed line 1 '1 ?[31mred?\?\?', ignoring"));
+	src_feed_ops.close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_fifo(void **state)
 {
 	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
@@ -273,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_file_follow),
+		cmocka_unit_test(test_malformed_log_printable),
 		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_fifo_partial_last_line),
 		cmocka_unit_test(test_socket_clients),
