@@ -140,3 +140,9 @@ done
 [ "$(ctl get)" = "$before" ] || fail "refused ctl set changed the config: $(diff <(echo "$before") <(ctl get))"
 stop
 ok "ctl set: bad names and values change nothing"
+
+# --pid 0 is a usage error with a message, not a silent exit.
+out=$("$PGHOTD" --pid 0 2>&1); rc=$?
+[ $rc = 2 ] || fail "--pid 0: exit $rc"
+[ "$out" = "pghotd: error: --pid: '0' is not a number in 1..4194304" ] || fail "--pid 0: '$out'"
+ok "--pid 0: usage error with a reason"

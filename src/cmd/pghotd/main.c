@@ -62,15 +62,16 @@ static const struct option opts[] = {
 	{ 0 }
 };
 
-static int parse_num(const char *opt, const char *s, long max, long *ret)
+static int parse_num(const char *opt, const char *s, long min, long max,
+		     long *ret)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < 0 || v > max) {
-		log_err("%s: '%s' is not a number in 0..%ld", opt, s, max);
+	if (errno || *end || end == s || v < min || v > max) {
+		log_err("%s: '%s' is not a number in %ld..%ld", opt, s, min, max);
 		return -EINVAL;
 	}
 	*ret = v;
@@ -106,7 +107,7 @@ int main(int argc, char **argv)
 			d.ov.socket = optarg;
 			break;
 		case OPT_PID:
-			if (parse_num("--pid", optarg, 4194304, &v) || !v)
+			if (parse_num("--pid", optarg, 1, 4194304, &v))
 				return 2;
 			if (d.ov.nr_pids == CFG_MAX_PIDS) {
 				log_err("--pid: more than %d pids", CFG_MAX_PIDS);
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
 		case OPT_FG:
 			break;
 		case OPT_ONCE:
-			if (parse_num("--once-ms", optarg, 1L << 40, &v))
+			if (parse_num("--once-ms", optarg, 0, 1L << 40, &v))
 				return 2;
 			d.ov.once_ms = (uint64_t)v;
 			break;
@@ -130,7 +131,7 @@ int main(int argc, char **argv)
 			d.ov.migrator = optarg;
 			break;
 		case OPT_FAKE_NID:
-			if (parse_num("--fake-page-nid", optarg, PGHOT_MAX_NODES - 1, &v))
+			if (parse_num("--fake-page-nid", optarg, 0, PGHOT_MAX_NODES - 1, &v))
 				return 2;
 			d.ov.fake_page_nid = (int)v;
 			break;
