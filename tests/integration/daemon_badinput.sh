@@ -146,3 +146,31 @@ out=$("$PGHOTD" --pid 0 2>&1); rc=$?
 [ $rc = 2 ] || fail "--pid 0: exit $rc"
 [ "$out" = "pghotd: error: --pid: '0' is not a number in 1..4194304" ] || fail "--pid 0: '$out'"
 ok "--pid 0: usage error with a reason"
+
+# ctl set / reload naming a pid or cgroup that does not exist is refused as
+# at start, and the running targets stay; a listed pid that exited since
+# does not block a reload.
+machine 2node-tiers
+proc 4242 worker 102400
+proc 4343 other 102400
+touch "$T/feed"
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242 4343" "rescan_ms = 100" "[feed]" "path = $T/feed"
+start --migrator=dry-run --fake-page-nid=1
+ctl() { "$PGHOT" ctl --socket "$T/pghotd.sock" "$@"; }
+out=$(ctl set pids 9999 2>&1) && fail "ctl set pids 9999 accepted"
+[ "$out" = "pghot ctl: target pid 9999 not found (no $T/proc/9999): check the pid or use comm = NAME" ] || fail "pids 9999: $out"
+out=$(ctl set cgroup /nope.slice 2>&1) && fail "ctl set cgroup /nope.slice accepted"
+echo "$out" | grep -qF "target cgroup '/nope.slice' not found" || fail "cgroup: $out"
+[ "$(ctl get pids)" = "4242 4343" ] || fail "pids changed: $(ctl get pids)"
+[ "$(stat_of targets)" = 2 ] || fail "targets dropped: $(stat_of targets)"
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242 4343 9999" "[feed]" "path = $T/feed"
+kill -HUP "$DPID"
+wait_log "reload failed, keeping the old config: target pid 9999 not found"
+rm -rf "$T/proc/4343"
+wait_log "target pid 4343 (other) exited"
+config "[engine]" "enabled_sources = feed" "freq_threshold = 3" "[targets]" "pids = 4242 4343" "[feed]" "path = $T/feed"
+kill -HUP "$DPID"
+wait_log "reloaded $T/pghot.conf"
+[ "$(ctl get freq_threshold)" = 3 ] || fail "reload with an exited pid listed failed"
+stop
+ok "ctl set / reload: a missing pid or cgroup is refused, an exited one is not"

@@ -859,6 +859,31 @@ static bool src_cfg_changed(const struct pghotd_config *a,
 	       a->hot_min_accesses != b->hot_min_accesses;
 }
 
+/* As at start, a pid or cgroup @nc adds must exist (a pid of the running
+ * config that exited since is fine: targets come and go). */
+static int targets_check_new(struct daemon *d, const struct pghotd_config *nc,
+			     char *errbuf, size_t errlen)
+{
+	struct target_spec spec = { .cgroup = "" };
+	pid_t added[CFG_MAX_PIDS];
+	size_t k = 0;
+
+	for (size_t i = 0; i < nc->nr_pids; i++)
+		if (!explicit_pid(d, nc->pids[i]))
+			added[k++] = nc->pids[i];
+	spec.pids = added;
+	spec.nr_pids = k;
+	if (strcmp(nc->cgroup, d->cfg.cgroup))
+		spec.cgroup = nc->cgroup;
+	if (!nc->nr_pids && !nc->nr_comms && !nc->cgroup[0] && !nc->min_rss_mb) {
+		snprintf(errbuf, errlen,
+			 "no targets: set pids, comm, cgroup or min_rss_mb in [targets], or pass --pid N");
+		return -EINVAL;
+	}
+	return targets_check(nc->procfs_root, nc->sysfs_root, &spec, errbuf,
+			     errlen);
+}
+
 int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 		 size_t errlen)
 {
@@ -884,6 +909,9 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 	}
 	nc->file = NULL;
 	err = cfg_finalize(nc, errbuf, errlen);
+	if (err)
+		return err;
+	err = targets_check_new(d, nc, errbuf, errlen);
 	if (err)
 		return err;
 	err = pghot_engine_set_tunables(d->engine, &nc->tun);
