@@ -139,6 +139,8 @@ static const struct bad bads[] = {
 	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]" },
 	{ "[system]\nrootfs = /x\n", "t.conf:2: unknown key 'rootfs' in section [system]" },
 	{ "[targets]\ncgroup = /a\x01b\n", "t.conf:2: key 'cgroup': value has a control character" },
+	{ "[stats]\nsocket = /run/pghot/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.sock\n",
+	  "t.conf:2: key 'socket': value longer than 107 characters, the most a Unix socket path can have: set a shorter path" },
 	/* a key given twice: the first would be silently lost */
 	{ "[engine]\nfreq_threshold = 1\nsleep_ms = 60\nfreq_threshold = 3\n",
 	  "t.conf:4: key 'freq_threshold' given twice (first on line 2): keep one" },

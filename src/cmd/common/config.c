@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 
 #include <ini.h>
 
@@ -638,6 +639,13 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 		return fail(errbuf, errlen, c, c->line[desc_index(d)],
 			    "key 'aggr_us': value '%" PRIu64 "' below sample_us (%" PRIu64 ")",
 			    c->aggr_us, c->sample_us);
+	}
+	if (strlen(c->socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		const struct cfg_desc *d = cfg_find("socket");
+
+		return fail(errbuf, errlen, c, c->line[desc_index(d)],
+			    "key 'socket': value longer than %zu characters, the most a Unix socket path can have: set a shorter path",
+			    sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
 	}
 	if ((c->sources & (1u << PGHOTD_SRC_FEED)) && !c->feed_path[0])
 		return fail(errbuf, errlen, c, 0,
