@@ -174,3 +174,15 @@ wait_log "reloaded $T/pghot.conf"
 [ "$(ctl get freq_threshold)" = 3 ] || fail "reload with an exited pid listed failed"
 stop
 ok "ctl set / reload: a missing pid or cgroup is refused, an exited one is not"
+
+# pghot: a stray argument or an unknown ctl verb is a usage error that
+# names it.
+out=$("$PGHOT" topology extra 2>&1); rc=$?
+[ $rc = 2 ] || fail "pghot topology extra: exit $rc"
+echo "$out" | head -1 | grep -qxF "pghot topology: unexpected argument 'extra'" || fail "topology extra: $out"
+out=$("$PGHOT" ctl frob 2>&1); rc=$?
+[ $rc = 2 ] || fail "pghot ctl frob: exit $rc"
+echo "$out" | head -1 | grep -qxF "pghot ctl: unknown command 'frob'" || fail "ctl frob: $out"
+out=$("$PGHOT" ctl set freq_threshold 2>&1) && fail "ctl set NAME accepted"
+echo "$out" | head -1 | grep -qxF "pghot ctl: wrong number of arguments for 'set'" || fail "ctl set NAME: $out"
+ok "pghot: stray arguments named"

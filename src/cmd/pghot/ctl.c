@@ -131,6 +131,11 @@ int cmd_ctl(int argc, char **argv)
 	} else if (!strcmp(verb, "reload") && optind == argc) {
 		snprintf(req, sizeof(req), "RELOAD");
 	} else {
+		if (strcmp(verb, "get") && strcmp(verb, "set") && strcmp(verb, "reload"))
+			fprintf(stderr, "pghot ctl: unknown command '%s'\n", verb);
+		else
+			fprintf(stderr, "pghot ctl: wrong number of arguments for '%s'\n",
+				verb);
 		usage(stderr);
 		return 2;
 	}

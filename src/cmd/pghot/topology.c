@@ -170,6 +170,13 @@ int cmd_topology(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (optind < argc) {
+		fprintf(stderr, "pghot topology: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		ret = 2;
+		goto out;
+	}
 	if (lower && nodelist_parse(lower, &cfg->lower_tier_nodes)) {
 		fprintf(stderr, "pghot topology: --lower-tier-nodes: '%s' is not a node list\n",
 			lower);
