@@ -86,13 +86,14 @@ ext == "fail" { err[id] = err[id] (err[id] == "" ? "" : " ") $0; next }
 END {
 	nc = split(cases, cl, " ")
 	nvs = split("pgpromote_success pgpromote_candidate pgpromote_candidate_nrl pgdemote_kswapd pgdemote_direct numa_pte_updates numa_hint_faults numa_pages_migrated pgmigrate_success pgmigrate_fail", vs, " ")
-	for (si = 1; si <= nscen; si++) {
-		S = slist[si]
-		if ((" " show " ") !~ (" " S " ")) continue
+	nshow = split(show, shl, " ")
+	for (xi = 1; xi <= nshow; xi++) {
+		S = shl[xi]
+		if (!(S in sorder)) continue
 		n = 0
 		for (ci = 1; ci <= nc; ci++) if (seen[S, cl[ci]]) col[++n] = cl[ci]
 		printf "\nScenario %s: pghot bench %s (QEMU TCG guest, node 0 DRAM, node 1 CXL)\n", S, bench[S]
-		line = sprintf("%-32s", "metric"); for (i = 1; i <= n; i++) line = line sprintf(" %12s", col[i])
+		line = sprintf("%-38s", "metric"); for (i = 1; i <= n; i++) line = line sprintf(" %12s", col[i])
 		print line; dash = line; gsub(/./, "-", dash); print dash
 		nord = split("1 2 3 4 5 12 6 7 8 9 10 11", ord, " ")
 		for (oi = 1; oi <= nord; oi++) {
@@ -110,7 +111,7 @@ END {
 			if (m == 11) label = "guest wall time (s)"
 			if (m == 12) label = "  of which kdamond CPU (s)"
 			if (m == 7 && !fill[S, col[1]] && !fill[S, col[n]]) continue
-			line = sprintf("%-32s", label)
+			line = sprintf("%-38s", label)
 			for (i = 1; i <= n; i++) {
 				id = S SUBSEP col[i]
 				if (id in err) { line = line sprintf(" %12s", m == 1 ? "FAILED" : "-"); continue }
@@ -132,7 +133,7 @@ END {
 		}
 		print "vmstat deltas over the run:"
 		for (r = 1; r <= nvs; r++) {
-			line = sprintf("  %-30s", vs[r])
+			line = sprintf("  %-36s", vs[r])
 			for (i = 1; i <= n; i++) { k = S SUBSEP col[i] SUBSEP "vmstat" SUBSEP vs[r]; line = line sprintf(" %12s", (k in val) ? fmt_int(val[k]) : "-") }
 			print line
 		}
@@ -142,7 +143,7 @@ END {
 			print (grp == "damon" ? "kernel DAMON schemes (k0 migrate_hot, k1 migrate_cold):" : "pghotd counters (Prometheus file at exit):")
 			for (r = 1; r <= nrows[S, grp]; r++) {
 				name = rows[S, grp, r]
-				line = sprintf("  %-30s", name)
+				line = sprintf("  %-36s", name)
 				for (i = 1; i <= n; i++) { k = S SUBSEP col[i] SUBSEP grp SUBSEP name; line = line sprintf(" %12s", (k in val) ? fmt_int(val[k]) : "-") }
 				print line
 			}
