@@ -186,3 +186,32 @@ echo "$out" | head -1 | grep -qxF "pghot ctl: unknown command 'frob'" || fail "c
 out=$("$PGHOT" ctl set freq_threshold 2>&1) && fail "ctl set NAME accepted"
 echo "$out" | head -1 | grep -qxF "pghot ctl: wrong number of arguments for 'set'" || fail "ctl set NAME: $out"
 ok "pghot: stray arguments named"
+
+# A Prometheus file that cannot be written: an error at start and on
+# reload, a single warning when it breaks while running.
+machine 2node-tiers
+proc 4242 worker 102400
+touch "$T/feed"
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+sed -i "s#^prometheus_file = .*#prometheus_file = $T/nodir/pghot.prom#" "$T/pghot.conf"
+out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 2>&1) && fail "unwritable prometheus_file accepted"
+echo "$out" | grep -qxF "pghotd: error: cannot write prometheus_file '$T/nodir/pghot.prom': No such file or directory: create its directory or set another [stats] prometheus_file" ||
+	fail "prometheus_file at start: $out"
+echo "$out" | grep -qF "source 'feed' running" && fail "sources opened before the prometheus_file check"
+sed -i "s#^prometheus_file = .*#prometheus_file = $T#" "$T/pghot.conf"
+out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 2>&1) && fail "a directory as prometheus_file accepted"
+echo "$out" | grep -qxF "pghotd: error: cannot write prometheus_file '$T': it is a directory: set a file name in [stats] prometheus_file" ||
+	fail "prometheus_file a directory: $out"
+sed -i "s#^prometheus_file = .*#prometheus_file = $T/nodir/pghot.prom#" "$T/pghot.conf"
+mkdir "$T/nodir"
+start --migrator=dry-run
+ctl() { "$PGHOT" ctl --socket "$T/pghotd.sock" "$@"; }
+out=$(ctl set prometheus_file "$T/nodir2/x.prom" 2>&1) && fail "ctl set unwritable prometheus_file accepted"
+[ "$(ctl get prometheus_file)" = "$T/nodir/pghot.prom" ] || fail "prometheus_file changed"
+rm -rf "$T/nodir"
+sleep 1
+[ "$(grep -c "cannot write '$T/nodir/pghot.prom" "$T/log")" = 1 ] || fail "warnings: $(grep -c "cannot write" "$T/log")"
+mkdir "$T/nodir"
+wait_log "writing '$T/nodir/pghot.prom' again"
+stop
+ok "prometheus_file: error at start and ctl set, one warning while broken"

@@ -743,6 +743,11 @@ int daemon_setup(struct daemon *d)
 	ret = engine_create(d, err, sizeof(err));
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
+	if (d->cfg.prometheus_file[0]) {
+		ret = stats_check_prometheus(d->cfg.prometheus_file, err, sizeof(err));
+		if (ret)
+			return log_ret(ret, LOG_ERR, "%s", err);
+	}
 
 	migrator_init(&d->mig);
 	d->mig.space_pid = space_pid;
@@ -822,14 +827,16 @@ int daemon_setup(struct daemon *d)
 			 topology_tier_source_name(d->topo.tier_source),
 			 d->nr_targets, d->nr_targets == 1 ? "" : "s");
 	}
+	d->up = true;
 	sd_notify(0, "READY=1\nSTATUS=promoting");
 	return 0;
 }
 
 void daemon_teardown(struct daemon *d)
 {
-	/* final stats first: they read the sources' counters */
-	if (d->engine && d->cfg.prometheus_file[0])
+	/* final stats first: they read the sources' counters; a start that
+	 * failed leaves the file of the last run alone */
+	if (d->up && d->cfg.prometheus_file[0])
 		stats_write_prometheus(d);
 	for (int s = 0; s < PGHOTD_SRC_MAX; s++)
 		src_close(d, s);
@@ -914,6 +921,12 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 	err = targets_check_new(d, nc, errbuf, errlen);
 	if (err)
 		return err;
+	if (nc->prometheus_file[0] &&
+	    strcmp(nc->prometheus_file, old->prometheus_file)) {
+		err = stats_check_prometheus(nc->prometheus_file, errbuf, errlen);
+		if (err)
+			return err;
+	}
 	err = pghot_engine_set_tunables(d->engine, &nc->tun);
 	if (err) {
 		snprintf(errbuf, errlen,

@@ -101,6 +101,8 @@ struct daemon {
 	size_t poll_budget;		/* pages left in this source poll */
 	uint64_t bad_nid_log_ms;	/* last 'not a node' warning */
 	uint64_t bad_nid_quiet;		/* such reports not logged since */
+	bool prom_failing;		/* the last Prometheus write failed */
+	bool up;			/* daemon_setup() completed */
 	struct daemon_stats st;
 };
 
@@ -125,6 +127,7 @@ void stats_foreach(struct daemon *d,
 			      bool gauge),
 		   void *arg);
 int stats_write_prometheus(struct daemon *d);
+int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
 
 /* ctlsrv.c */
 int ctl_check_free(struct daemon *d);

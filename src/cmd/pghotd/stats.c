@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/common/log.h"
@@ -121,6 +122,35 @@ static void prom_label(FILE *f, const char *s)
 	}
 }
 
+/* Whether @path can be written as stats_write_prometheus() writes it. */
+int stats_check_prometheus(const char *path, char *errbuf, size_t errlen)
+{
+	char tmp[CFG_PATH_LEN + 16];
+	struct stat st;
+	FILE *f;
+	int err;
+
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(errbuf, errlen,
+			 "cannot write prometheus_file '%s': it is a directory: set a file name in [stats] prometheus_file",
+			 path);
+		return -EISDIR;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f) {
+		err = -errno;
+		snprintf(errbuf, errlen,
+			 "cannot write prometheus_file '%s': %s: create its directory or set another [stats] prometheus_file",
+			 path, strerror(-err));
+		return err;
+	}
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
 int stats_write_prometheus(struct daemon *d)
 {
 	static const struct {
@@ -140,7 +170,10 @@ int stats_write_prometheus(struct daemon *d)
 	f = fopen(tmp, "we");
 	if (!f) {
 		err = -errno;
-		log_warn("cannot write '%s': %s, ignoring", tmp, strerror(-err));
+		if (!d->prom_failing)
+			log_warn("cannot write '%s': %s, ignoring until it works again",
+				 tmp, strerror(-err));
+		d->prom_failing = true;
 		return err;
 	}
 	stats_foreach(d, prom_one, f);
@@ -164,7 +197,13 @@ int stats_write_prometheus(struct daemon *d)
 		err = -errno;
 	if (err) {
 		unlink(tmp);
-		log_warn("cannot write '%s': %s, ignoring", path, strerror(-err));
+		if (!d->prom_failing)
+			log_warn("cannot write '%s': %s, ignoring until it works again",
+				 path, strerror(-err));
+		d->prom_failing = true;
+	} else if (d->prom_failing) {
+		log_info("writing '%s' again", path);
+		d->prom_failing = false;
 	}
 	return err;
 }
