@@ -215,3 +215,20 @@ mkdir "$T/nodir"
 wait_log "writing '$T/nodir/pghot.prom' again"
 stop
 ok "prometheus_file: error at start and ctl set, one warning while broken"
+
+# pghot stat --watch when pghotd stops: a message and exit 1, not a silent
+# death by SIGPIPE.
+machine 2node-tiers
+proc 4242 worker 102400
+touch "$T/feed"
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+start --migrator=dry-run
+"$PGHOT" stat --socket "$T/pghotd.sock" --watch 1 >"$T/watch.out" 2>"$T/watch.err" &
+W=$!
+sleep 0.5
+stop
+wait $W
+rc=$?
+[ $rc = 1 ] || fail "pghot stat --watch: exit $rc when pghotd stopped ($(cat "$T/watch.err"))"
+grep -qF "pghot stat: connection to pghotd lost" "$T/watch.err" || fail "watch message: $(cat "$T/watch.err")"
+ok "pghot stat --watch: pghotd stopping is reported"

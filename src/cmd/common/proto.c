@@ -171,7 +171,8 @@ static struct linebuf client_lb;
 static int write_all(int fd, const char *s, size_t n)
 {
 	while (n) {
-		ssize_t w = write(fd, s, n);
+		/* a pghotd that went away is an error, not SIGPIPE */
+		ssize_t w = send(fd, s, n, MSG_NOSIGNAL);
 
 		if (w < 0 && errno == EINTR)
 			continue;
