@@ -232,3 +232,30 @@ rc=$?
 [ $rc = 1 ] || fail "pghot stat --watch: exit $rc when pghotd stopped ($(cat "$T/watch.err"))"
 grep -qF "pghot stat: connection to pghotd lost" "$T/watch.err" || fail "watch message: $(cat "$T/watch.err")"
 ok "pghot stat --watch: pghotd stopping is reported"
+
+# SIGTERM during start-up (here: a long target scan over 20000 processes)
+# is a clean stop: exit 0, nothing left behind.
+machine 2node-tiers
+proc 4242 worker 102400
+python3 - "$T/proc" <<'PY'
+import os, sys
+for pid in range(10000, 30000):
+    d = "%s/%d" % (sys.argv[1], pid)
+    os.mkdir(d)
+    open(d + "/comm", "w").write("filler\n")
+    open(d + "/status", "w").write("Name:\tfiller\nVmRSS:\t100 kB\n")
+    open(d + "/stat", "w").write("%d (filler) S 1 %d %d 0 -1 4194304 100 0 0 0 1 1 0 0 20 0 1 0 1000 10000000 25 0\n" % (pid, pid, pid))
+PY
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "comm = nomatch" "[feed]" "path = $T/feed.sock"
+for i in 1 2 3; do
+	"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run >"$T/log" 2>&1 &
+	p=$!
+	sleep 0.04
+	kill -TERM $p
+	wait $p
+	rc=$?
+	[ $rc = 0 ] || fail "SIGTERM during start-up: exit $rc"
+	[ -e "$T/feed.sock" ] && fail "SIGTERM during start-up left the feed socket"
+	[ -e "$T/pghotd.sock" ] && fail "SIGTERM during start-up left the control socket"
+done
+ok "SIGTERM during start-up: clean stop"

@@ -693,6 +693,17 @@ int daemon_setup(struct daemon *d)
 	d->sigfd = d->ctl_fd = -1;
 	for (int i = 0; i < CTL_MAX_CLIENTS; i++)
 		d->ctl[i].fd = -1;
+	/* First: a SIGTERM during start-up (kdamonds, a feed socket being
+	 * set up) waits for the loop, which stops and cleans up. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (d->sigfd < 0)
+		return log_ret(-errno, LOG_ERR, "signalfd: %s", strerror(errno));
 	d->start_ms = now_ms();
 	d->rng = d->start_ms * 0x9e3779b97f4a7c15ULL + (uint64_t)getpid();
 	if (strcmp(d->ov.migrator, "dry-run") && d->ov.fake_page_nid < 0 &&
@@ -800,15 +811,6 @@ int daemon_setup(struct daemon *d)
 		if (d->topo.nodes[i].lower)
 			d->workers[k++].nid = d->topo.nodes[i].nid;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (d->sigfd < 0)
-		return log_ret(-errno, LOG_ERR, "signalfd: %s", strerror(errno));
 	ret = ctl_open(d);
 	if (ret)
 		return ret;
