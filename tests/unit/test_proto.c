@@ -57,6 +57,13 @@ static void test_bad(void **state)
 	assert_int_equal(parse("FOO", &r, err), -EINVAL);
 	assert_string_equal(err, "unknown command 'FOO'");
 	assert_int_equal(proto_parse_request("GET\0x", 5, &r, err, 128), -EINVAL);
+	{
+		char longname[200] = "GET ";
+
+		memset(longname + 4, 'x', 150);
+		assert_int_equal(parse(longname, &r, err), -EINVAL);
+		assert_string_equal(err, "key name longer than 127 characters");
+	}
 	/* block numbering */
 	assert_int_equal(PROTO_MSG_STATS / 100, 2);
 	assert_int_equal(PROTO_MSG_SET / 100, 3);

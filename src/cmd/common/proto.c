@@ -95,9 +95,14 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *ret,
 		n = word(p, end);
 		if (!n && r.msg == PROTO_MSG_GET)
 			break;
-		if (!n || n >= sizeof(r.name)) {
+		if (!n) {
 			snprintf(errbuf, errlen, "%s needs a key name",
 				 proto_words[i].word);
+			return -EINVAL;
+		}
+		if (n >= sizeof(r.name)) {
+			snprintf(errbuf, errlen, "key name longer than %zu characters",
+				 sizeof(r.name) - 1);
 			return -EINVAL;
 		}
 		memcpy(r.name, p, n);
