@@ -271,3 +271,10 @@ DPID=
 [ -e "$T/feed.sock" ] && fail "SIGTERM during start-up left the feed socket"
 [ -e "$T/pghotd.sock" ] && fail "SIGTERM during start-up left the control socket"
 ok "SIGTERM during start-up: clean stop"
+
+# pghot topology --lower-tier-nodes naming a missing node says so.
+machine 2node-tiers
+out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 1,5 2>&1) && fail "topology: missing node accepted"
+[ "$out" = "pghot topology: lower_tier_nodes: node 5 does not exist (nodes 0-1): name the CPU-less (CXL) nodes" ] ||
+	fail "topology missing node: $out"
+ok "pghot topology: a missing lower-tier node is refused"

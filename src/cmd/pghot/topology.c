@@ -189,6 +189,20 @@ int cmd_topology(int argc, char **argv)
 		fprintf(stderr, "pghot topology: %s\n", err);
 		goto out;
 	}
+	for (int nid = 0; nid < PGHOT_MAX_NODES; nid++) {
+		struct nodemask m = { 0 };
+
+		if (!nodemask_test(&cfg->lower_tier_nodes, nid) ||
+		    topology_node(&t, nid))
+			continue;
+		for (size_t i = 0; i < t.nr_nodes; i++)
+			nodemask_set(&m, (unsigned int)t.nodes[i].nid);
+		nodelist_format(&m, err, sizeof(err));
+		fprintf(stderr, "pghot topology: lower_tier_nodes: node %d does not exist (nodes %s): name the CPU-less (CXL) nodes\n",
+			nid, err);
+		topology_release(&t);
+		goto out;
+	}
 	if (json)
 		ret = print_json(&t);
 	else {
