@@ -139,6 +139,12 @@ static const struct bad bads[] = {
 	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]" },
 	{ "[system]\nrootfs = /x\n", "t.conf:2: unknown key 'rootfs' in section [system]" },
 	{ "[targets]\ncgroup = /a\x01b\n", "t.conf:2: key 'cgroup': value has a control character" },
+	/* file paths are absolute: quotes are not INI syntax, a relative path
+	 * would depend on the directory pghotd was started in */
+	{ "[feed]\npath = \"/tmp/x y\"\n",
+	  "t.conf:2: key 'path': value '\"/tmp/x y\"' is not an absolute path: give a path starting with '/', without quotes" },
+	{ "[stats]\nprometheus_file = pghot.prom\n",
+	  "t.conf:2: key 'prometheus_file': value 'pghot.prom' is not an absolute path: give a path starting with '/', without quotes" },
 	{ "[stats]\nsocket = /run/pghot/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.sock\n",
 	  "t.conf:2: key 'socket': value longer than 107 characters, the most a Unix socket path can have: set a shorter path" },
 	/* a key given twice: the first would be silently lost */
@@ -233,6 +239,14 @@ static void test_numbers(void **state)
 	assert_string_equal(err, "t.conf:2: key 'rescan_ms': value '0x' is not a number (rescan_ms: 100..3600000)");
 }
 
+/* cgroup is relative to <sysfs_root>/fs/cgroup, with or without a '/'. */
+static void test_relative_cgroup(void **state)
+{
+	assert_int_equal(parse("[targets]\ncgroup = app.slice\n"), 0);
+	assert_string_equal(cfg.cgroup, "app.slice");
+	assert_int_equal(parse("[stats]\nprometheus_file =\nsocket =\n"), 0);
+}
+
 static void test_man(void **state)
 {
 	char *buf = NULL;
@@ -256,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_every_key_rejects_garbage),
 		cmocka_unit_test(test_set_get_roundtrip),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_relative_cgroup),
 		cmocka_unit_test(test_man),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,7 @@ static const char *const mode_names[PGHOT_MODE_MAX] = {
 };
 
 #define RT CFG_F_RUNTIME
+#define PATH CFG_F_PATH
 static const struct cfg_desc cfg_entries[] = {
 	/* [engine] */
 	{ "engine", "mode", CFG_MODE, 0, 0, "default", "",
@@ -86,7 +87,7 @@ static const struct cfg_desc cfg_entries[] = {
 	/* [feed] */
 	{ "feed", "path", CFG_STRING, 0, 0, "", "",
 	  "Feed source input: a regular file (read, then followed), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
-	  OFF(feed_path), RT },
+	  OFF(feed_path), RT | PATH },
 	/* [demotion] */
 	{ "demotion", "enabled", CFG_BOOL, 0, 0, "false", "",
 	  "Demote cold pages of the targets from top-tier nodes short of free memory. Use this or the kernel's reclaim-based demotion (/sys/kernel/mm/numa/demotion_enabled), not both.",
@@ -99,21 +100,22 @@ static const struct cfg_desc cfg_entries[] = {
 	  "Most memory demoted per second.", OFF(demote_rate_limit_MBps), RT },
 	/* [stats] */
 	{ "stats", "socket", CFG_STRING, 0, 0, "/run/pghot/pghotd.sock", "",
-	  "Control socket of `pghot stat` and `pghot ctl`. Needs a restart.", OFF(socket), 0 },
+	  "Control socket of `pghot stat` and `pghot ctl`. Needs a restart.", OFF(socket), PATH },
 	{ "stats", "prometheus_file", CFG_STRING, 0, 0, "", "",
 	  "Prometheus text file for node_exporter's textfile collector, rewritten every interval; empty: off.",
-	  OFF(prometheus_file), RT },
+	  OFF(prometheus_file), RT | PATH },
 	{ "stats", "interval_ms", CFG_UINT, 100, 3600000, "1000", "ms",
 	  "How often the Prometheus file is written.", OFF(stats_interval_ms), RT },
 	/* [system] */
 	{ "system", "sysfs_root", CFG_STRING, 0, 0, "/sys", "",
-	  "Where sysfs is mounted (a fake tree in tests). Needs a restart.", OFF(sysfs_root), 0 },
+	  "Where sysfs is mounted (a fake tree in tests). Needs a restart.", OFF(sysfs_root), PATH },
 	{ "system", "procfs_root", CFG_STRING, 0, 0, "/proc", "",
-	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), 0 },
+	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH },
 	{ "system", "run_dir", CFG_STRING, 0, 0, "/run/pghot", "",
-	  "Directory for runtime files. Needs a restart.", OFF(run_dir), 0 },
+	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH },
 };
 #undef RT
+#undef PATH
 
 _Static_assert(sizeof(cfg_entries) / sizeof(cfg_entries[0]) <= 64,
 	       "struct pghotd_config.line[] too small");
@@ -322,7 +324,7 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 		snprintf(buf, len, "command names of up to 15 characters, space-separated");
 		break;
 	default:
-		snprintf(buf, len, "text");
+		snprintf(buf, len, d->flags & CFG_F_PATH ? "absolute path" : "text");
 	}
 }
 
@@ -461,6 +463,10 @@ int cfg_set(struct pghotd_config *c, const char *section, const char *name,
 			return fail(errbuf, errlen, c, line,
 				    "key '%s': value longer than %d characters",
 				    d->name, CFG_PATH_LEN - 1);
+		if ((d->flags & CFG_F_PATH) && value[0] && value[0] != '/')
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': value '%s' is not an absolute path: give a path starting with '/', without quotes",
+				    d->name, value);
 		/* a line break would end a control request early */
 		for (const char *q = value; *q; q++)
 			if (iscntrl((unsigned char)*q))

@@ -85,6 +85,7 @@ enum cfg_type {
 
 /* Entry flags. */
 #define CFG_F_RUNTIME 0x1	/* `pghot ctl set` and SIGHUP apply it live */
+#define CFG_F_PATH 0x2		/* CFG_STRING: empty or an absolute path */
 
 struct cfg_desc {
 	const char *section;
