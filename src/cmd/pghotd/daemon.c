@@ -493,6 +493,31 @@ static void src_poll(struct daemon *d, struct daemon_src *s, uint64_t now)
 
 /* ---- workers and demotion ----------------------------------------------- */
 
+/*
+ * Is @t's pid still the process we track? Targets are rescanned every
+ * rescan_ms; a pid that exited and was reused in between must not have its
+ * pages moved as ours, so every move checks the start time first (one small
+ * /proc read per process per batch).
+ */
+static bool target_same_process(const struct daemon *d, const struct target *t)
+{
+	struct target_id now;
+
+	return !proc_read_identity(d->cfg.procfs_root, t->id.pid, &now) &&
+	       now.start_time == t->id.start_time;
+}
+
+static int space_pid(void *arg, uint32_t space_id, pid_t *ret_pid)
+{
+	struct daemon *d = arg;
+	struct target *t = find_space(d, space_id);
+
+	if (!t || !target_same_process(d, t))
+		return -ESRCH;
+	*ret_pid = t->id.pid;
+	return 0;
+}
+
 static void demote_pass(struct daemon *d, uint64_t now)
 {
 	struct demote_node nodes[64];
@@ -547,7 +572,11 @@ static void demote_pass(struct daemon *d, uint64_t now)
 			to[k] = moves[j].to_nid;
 			k++;
 		}
-		migrator_move(&d->mig, pid, addrs, to, k, st);
+		if (space_pid(d, d->cands[moves[i].cand].space_id, &pid))
+			for (size_t j = 0; j < k; j++)
+				st[j] = PGHOT_MOVE_GONE;
+		else
+			migrator_move(&d->mig, pid, addrs, to, k, st);
 		for (size_t j = 0; j < k; j++) {
 			struct target *t = find_space(d, d->cands[moves[idx[j]].cand].space_id);
 
@@ -612,15 +641,6 @@ static void run_workers(struct daemon *d, uint64_t now)
 	demote_pass(d, now);
 }
 
-static int space_pid(void *arg, uint32_t space_id, pid_t *ret_pid)
-{
-	struct target *t = find_space(arg, space_id);
-
-	if (!t)
-		return -ENOENT;
-	*ret_pid = t->id.pid;
-	return 0;
-}
 
 static void on_move_result(void *arg, uint32_t space_id,
 			   enum pghot_move_status st)
