@@ -1,6 +1,6 @@
 #!/bin/bash
 # Test-bed smoke test (part of `make check`): boots the QEMU guest twice on the
-# promote scenario, shorter than the demo, and checks the placement:
+# promote scenario (45 s runs instead of 60) and checks the placement:
 #   numab0  nothing moves (no hot page and no cold page reaches DRAM, no migration)
 #   pghotd  the daemon brings >= 50% of the hot set to DRAM and moves <= 5% of
 #           the cold set
@@ -10,8 +10,8 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${PGHOT_SMOKE_DIR:-$ROOT/build/vm-smoke}
-export PGHOT_VM_SECS=${PGHOT_SMOKE_SECS:-30}
-export PGHOT_VM_TIMEOUT=${PGHOT_SMOKE_TIMEOUT:-150}
+export PGHOT_VM_SECS=${PGHOT_SMOKE_SECS:-45}
+export PGHOT_VM_TIMEOUT=${PGHOT_SMOKE_TIMEOUT:-180}
 
 skip() { echo "vm smoke: SKIP: $*"; exit 77; }
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (scripts/install-deps vm)"
