@@ -377,7 +377,6 @@ static int on_report(void *arg, const struct src_report *r)
 	struct target *t = find_target(d, r->pid);
 	void *addrs[REGION_PAGES_MAX];
 	int status[REGION_PAGES_MAX];
-	uint32_t reps;
 	size_t n;
 	int err = 0, nid;
 
@@ -402,27 +401,20 @@ static int on_report(void *arg, const struct src_report *r)
 				  (int)t->id.pid, strerror(-err));
 		return 0;
 	}
-	/* A DAMON region's nr_accesses counts the sampling intervals of one
-	 * aggregation that saw an access: it stands for that many accesses
-	 * of each of its pages (up to freq_threshold, which is all the
-	 * engine needs), so a sampled page of a region that DAMON finds hot
-	 * enough is ready at once. Feed samples are one access each. */
-	reps = r->nr_accesses ? r->nr_accesses : 1;
-	if (reps > d->cfg.tun.freq_threshold)
-		reps = d->cfg.tun.freq_threshold;
+	/* One report is one observed access of each sampled page, whatever
+	 * the region's nr_accesses: a page is ready only once it was seen
+	 * hot in freq_threshold reports within the window. A DAMON region
+	 * that mixes hot and cold pages is sampled at random offsets, so its
+	 * cold pages are rarely seen twice, while a small hot region (all of
+	 * its pages sampled) is ready after freq_threshold aggregations. */
 	for (size_t i = 0; i < n; i++) {
 		if (status[i] < 0 || !node_lower(d, status[i]))
 			continue;
 		d->st.pages_lower++;
-		for (uint32_t k = 0; k < reps; k++) {
-			err = pghot_record_access(d->engine, t->space_id,
-						  (uint64_t)(uintptr_t)addrs[i] >> 12,
-						  status[i], nid,
-						  pghotd_src_engine(src->id),
-						  r->time_ms);
-			if (err)
-				break;
-		}
+		err = pghot_record_access(d->engine, t->space_id,
+					  (uint64_t)(uintptr_t)addrs[i] >> 12,
+					  status[i], nid, pghotd_src_engine(src->id),
+					  r->time_ms);
 		if (err)
 			d->st.record_errors++;
 		else
