@@ -89,7 +89,7 @@ $(LINUXA): $(LINUX_OBJS)
 	$(AR) rcs $@ $^
 $(PC): packaging/libpghot.pc.in
 	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(or $(PREFIX),/usr/local)|' $< > $@
+	sed -e 's|@PREFIX@|$(CURDIR)/$(BUILD)|' -e 's|^includedir=.*|includedir=$(CURDIR)/include|' $< > $@
 
 $(BUILD)/bin/pghotd: $(call obj,$(PGHOTD_SRCS)) $(LINUXA) $(LIBA)
 	@mkdir -p $(dir $@)
@@ -151,6 +151,28 @@ demo-all:
 FUZZ_SECONDS ?= 20
 fuzz:
 	@scripts/fuzz $(FUZZ_SECONDS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: library, header, pkg-config
+# file, binaries, man pages, systemd unit and example config.
+PREFIX ?= /usr/local
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/pghot \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/lib/systemd/system \
+		$(DESTDIR)$(PREFIX)/share/doc/pghot
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libpghot.so.0 $(DESTDIR)$(PREFIX)/lib/libpghot.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' packaging/libpghot.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpghot.pc
+	install -m 644 include/pghot/pghot.h $(DESTDIR)$(PREFIX)/include/pghot/
+	install -m 755 $(BUILD)/bin/pghot $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BUILD)/bin/pghotd $(DESTDIR)$(PREFIX)/sbin/
+	install -m 644 docs/pghot.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 docs/pghot.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 docs/pghotd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	sed 's|/usr/local/sbin/pghotd|$(PREFIX)/sbin/pghotd|g' packaging/pghotd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/pghotd.service
+	install -m 644 packaging/pghot.conf $(DESTDIR)$(PREFIX)/share/doc/pghot/pghot.conf.example
 
 clean:
 	rm -rf build build-san build-fuzz
