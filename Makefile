@@ -121,7 +121,7 @@ check:
 check-unit: $(UNITS)
 	@scripts/run-tests $(UNITS)
 
-check-integration: $(BINS)
+check-integration: $(BINS) $(LIBSO) $(PC)
 	@scripts/run-tests --sh $(wildcard tests/integration/*.sh)
 
 check-fuzz: $(FUZZ_REPLAY)
