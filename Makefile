@@ -63,12 +63,19 @@ UNITS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%-replay,$(FUZZ_SRCS))
 
-.PHONY: all deps check check-unit check-integration check-fuzz check-vm check-san \
+.PHONY: all deps deps-check check check-unit check-integration check-fuzz check-vm check-san \
 	bench demo demo-all fuzz clean install
-all: $(LIBA) $(LIBSO) $(PC) $(BINS) $(UNITS) $(BENCHES) $(FUZZ_REPLAY)
+all: deps-check $(LIBA) $(LIBSO) $(PC) $(BINS) $(UNITS) $(BENCHES) $(FUZZ_REPLAY)
+
+# Objects of tests and benchmarks are intermediates of a single rule each;
+# keep them so that `make check` after `make demo` does not rebuild them.
+.SECONDARY:
 
 deps:
 	@scripts/install-deps build
+# Plain `make` installs nothing: it says what is missing and how to get it.
+deps-check:
+	@scripts/install-deps --check build
 
 $(BUILD)/obj/src/linux/%.o $(BUILD)/obj/src/cmd/%.o: ALL_CFLAGS += $(PKG_CFLAGS)
 $(BUILD)/obj/%.o: %.c
@@ -134,10 +141,10 @@ check-vm: all
 check-san:
 	$(MAKE) SAN=1 check-unit check-fuzz
 
-bench: $(BENCHES)
+bench: deps $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$(basename $$b)"; $$b || exit 1; done
-bench-%: $(BUILD)/bench/bench_%
-	$<
+bench-%: deps $(BUILD)/bench/bench_%
+	$(BUILD)/bench/bench_$*
 
 demo:
 	@scripts/install-deps vm
