@@ -2,8 +2,9 @@
 # Test-bed smoke test (part of `make check`): boots the QEMU guest twice on the
 # promote scenario (45 s runs instead of 60) and checks the placement:
 #   numab0  nothing moves (no hot page and no cold page reaches DRAM, no migration)
-#   pghotd  the daemon brings >= 50% of the hot set to DRAM and moves <= 5% of
-#           the cold set
+#   pghotd  the daemon brings >= 70% of the hot set to DRAM and moves <= 5% of
+#           the cold set (the demo's 60 s runs reach 99%; DAMON's regions
+#           split at their own pace, so 45 s runs get a margin)
 # Exit 77 (skip) only when the test bed cannot run here: no QEMU, or Debian's
 # kernel cannot be fetched. Everything runs inside the guest: this machine's
 # kernel knobs are never written.
@@ -54,12 +55,10 @@ else
 	notok "numab0: the case did not run (see above)"
 fi
 
-if "$ROOT/build/bin/pghotd" --help 2>&1 | grep -q 'not built yet'; then
-	echo "vm smoke: SKIP pghotd: build/bin/pghotd is still the placeholder"
-elif "$ROOT/tools/vm/run-case.sh" promote pghotd "$OUT"; then
+if "$ROOT/tools/vm/run-case.sh" promote pghotd "$OUT"; then
 	read -r h ht c ct m < <(placement "$OUT/promote-pghotd.res")
 	cov=$((100 * h / ht)) cold=$((1000 * c / ct))
-	if [ $cov -ge 50 ] && [ $cold -le 50 ]; then
+	if [ $cov -ge 70 ] && [ $cold -le 50 ]; then
 		ok "pghotd: hot on DRAM $h/$ht ($cov%), cold moved up $c/$ct"
 	else
 		notok "pghotd: hot on DRAM $h/$ht ($cov%, want >= 50%), cold moved up $c/$ct (want <= 5%)"
