@@ -150,8 +150,8 @@ static const struct bad bads[] = {
 	/* a key given twice: the first would be silently lost */
 	{ "[engine]\nfreq_threshold = 1\nsleep_ms = 60\nfreq_threshold = 3\n",
 	  "t.conf:4: key 'freq_threshold' given twice (first on line 2): keep one" },
-	{ "[targets]\ncomm = a\n[engine]\nmode = default\n[targets]\ncomm = b\n",
-	  "t.conf:6: key 'comm' given twice (first on line 2): keep one" },
+	{ "[targets]\ncgroup = /a\n[engine]\nmode = default\n[targets]\ncgroup = /b\n",
+	  "t.conf:6: key 'cgroup' given twice (first on line 2): keep one" },
 	/* syntax: a key without a name, a section without ']', text after it */
 	{ "[engine]\n= 2\n",
 	  "t.conf:2: syntax error: expected '[section]', 'key = value' or a '#' comment" },
@@ -247,6 +247,61 @@ static void test_relative_cgroup(void **state)
 	assert_int_equal(parse("[stats]\nprometheus_file =\nsocket =\n"), 0);
 }
 
+/* libinih reads at most 198 characters of a line: the message says so,
+ * and list keys can be given on several lines. */
+static void test_long_lines(void **state)
+{
+	char text[1024], line[512];
+	int n;
+
+	/* 198 characters: read whole */
+	n = snprintf(line, sizeof(line), "cgroup = /");
+	memset(line + n, 'a', 198 - (size_t)n);
+	line[198] = '\0';
+	snprintf(text, sizeof(text), "[targets]\n%s\n", line);
+	assert_int_equal(parse(text), 0);
+	assert_int_equal(strlen(cfg.cgroup), 198 - 9);
+	/* 199: the value would be cut */
+	snprintf(text, sizeof(text), "[targets]\n%sa\n", line);
+	assert_int_not_equal(parse(text), 0);
+	assert_string_equal(err, "t.conf:2: key 'cgroup': value too long for one line (a line holds at most 198 characters)");
+	/* a long list */
+	snprintf(text, sizeof(text), "[targets]\npids =");
+	for (int i = 0; i < 40; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " %d", 100000 + i);
+	strcat(text, "\n");
+	assert_int_not_equal(parse(text), 0);
+	assert_string_equal(err, "t.conf:2: line longer than 198 characters (the most a line may hold): give a pids or comm list on several lines, each 'pids = ...' or 'comm = ...' line adds to the list");
+	/* repeated list keys add to the list */
+	assert_int_equal(parse("[targets]\npids = 1 2\ncomm = a b\npids = 3\n"
+			       "comm = c\n[engine]\nmode = default\n[targets]\npids = 4\n"), 0);
+	assert_int_equal(cfg.nr_pids, 4);
+	assert_int_equal(cfg.pids[3], 4);
+	assert_int_equal(cfg.nr_comms, 3);
+	assert_string_equal(cfg.comm[2], "c");
+	/* so do indented continuation lines */
+	assert_int_equal(parse("[targets]\npids = 1 2\n  3 4\ncomm = a\n\tb\n"), 0);
+	assert_int_equal(cfg.nr_pids, 4);
+	assert_int_equal(cfg.pids[3], 4);
+	assert_int_equal(cfg.nr_comms, 2);
+	assert_string_equal(cfg.comm[1], "b");
+	/* 16 names of 15 characters over two lines */
+	{
+		const char *l = "comm = aaaaaaaaaaaaaa0 aaaaaaaaaaaaaa1 aaaaaaaaaaaaaa2 aaaaaaaaaaaaaa3 aaaaaaaaaaaaaa4 aaaaaaaaaaaaaa5 aaaaaaaaaaaaaa6 aaaaaaaaaaaaaa7\n";
+
+		snprintf(text, sizeof(text), "[targets]\n%s%s", l, l);
+		assert_int_equal(parse(text), 0);
+		assert_int_equal(cfg.nr_comms, 16);
+		strcat(text, "comm = x\n");
+		assert_int_not_equal(parse(text), 0);
+		assert_string_equal(err, "t.conf:4: key 'comm': more than 16 names");
+	}
+	/* ctl set (no file) replaces the list */
+	assert_int_equal(parse("[targets]\npids = 1 2\n"), 0);
+	assert_int_equal(cfg_set(&cfg, NULL, "pids", "7", 0, err, sizeof(err)), 0);
+	assert_int_equal(cfg.nr_pids, 1);
+}
+
 static void test_man(void **state)
 {
 	char *buf = NULL;
@@ -271,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_set_get_roundtrip),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_relative_cgroup),
+		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_man),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

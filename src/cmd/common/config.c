@@ -64,9 +64,9 @@ static const struct cfg_desc cfg_entries[] = {
 	  OFF(lower_tier_nodes), 0 },
 	/* [targets] */
 	{ "targets", "pids", CFG_PIDLIST, 0, 0, "", "",
-	  "Process ids to manage, space-separated.", OFF(pids), RT },
+	  "Process ids to manage, space-separated. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(pids), RT },
 	{ "targets", "comm", CFG_COMMLIST, 0, 0, "", "",
-	  "Command names (as in /proc/PID/comm) to manage, space-separated.", OFF(comm), RT },
+	  "Command names (as in /proc/PID/comm) to manage, space-separated, at most 16. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(comm), RT },
 	{ "targets", "cgroup", CFG_STRING, 0, 0, "", "",
 	  "A cgroup v2 path below <sysfs_root>/fs/cgroup whose processes are managed.", OFF(cgroup), RT },
 	{ "targets", "min_rss_mb", CFG_UINT, 0, UINT64_C(1) << 30, "0", "MiB",
@@ -357,8 +357,11 @@ static int set_sources(struct pghotd_config *c, const char *v, uint32_t *ret,
 	return 0;
 }
 
-int cfg_set(struct pghotd_config *c, const char *section, const char *name,
-	    const char *value, int line, char *errbuf, size_t errlen)
+/* @append: a pids or comm value adds to the list (a repeated key or an
+ * indented continuation line in a file); else it replaces it. */
+static int set_value(struct pghotd_config *c, const char *section,
+		     const char *name, const char *value, int line, bool append,
+		     char *errbuf, size_t errlen)
 {
 	const struct cfg_desc *d = NULL;
 	char range[128], bad[80];
@@ -410,7 +413,8 @@ int cfg_set(struct pghotd_config *c, const char *section, const char *name,
 		}
 	}
 	f = field(c, d);
-	c->line[desc_index(d)] = line;
+	if (!append || !c->line[desc_index(d)])
+		c->line[desc_index(d)] = line;
 	cfg_describe_range(d, c->mode, range, sizeof(range));
 
 	switch (d->type) {
@@ -506,7 +510,7 @@ int cfg_set(struct pghotd_config *c, const char *section, const char *name,
 	}
 	case CFG_PIDLIST: {
 		const char *p = value;
-		size_t k = 0;
+		size_t k = append ? c->nr_pids : 0;
 
 		while (*p) {
 			char tok[32];
@@ -534,7 +538,7 @@ int cfg_set(struct pghotd_config *c, const char *section, const char *name,
 	}
 	case CFG_COMMLIST: {
 		const char *p = value;
-		size_t k = 0;
+		size_t k = append ? c->nr_comms : 0;
 
 		while (*p) {
 			size_t l;
@@ -567,6 +571,12 @@ int cfg_set(struct pghotd_config *c, const char *section, const char *name,
 		return fail(errbuf, errlen, c, line, "key '%s': bad type",
 			    d->name);
 	}
+}
+
+int cfg_set(struct pghotd_config *c, const char *section, const char *name,
+	    const char *value, int line, char *errbuf, size_t errlen)
+{
+	return set_value(c, section, name, value, line, false, errbuf, errlen);
 }
 
 void cfg_init(struct pghotd_config *c)
@@ -664,6 +674,8 @@ struct reader {
 	const char *p, *end;
 	int line;
 	int long_line;	/* first line longer than the buffer, or 0 */
+	int max_len;	/* the most characters of a line libinih takes */
+	char long_key[32]; /* key name on that line, or "" */
 	int bad_section; /* first '[section]' line with text after ']', or 0 */
 	bool indented;	/* the current line starts with a blank */
 };
@@ -688,11 +700,19 @@ static char *reader_fn(char *str, int num, void *stream)
 	if (r->p >= r->end || num < 2)
 		return NULL;
 	r->line++;
+	r->max_len = num - 2;
 	while (r->p < r->end && *r->p != '\n') {
 		if (n < (size_t)num - 2) {
 			str[n++] = *r->p == '\0' ? ' ' : *r->p;
 		} else if (!r->long_line) {
+			size_t k = strspn(str, " \t"), l;
+
 			r->long_line = r->line;
+			l = strcspn(str + k, " \t=");
+			if (str + k + l < str + n &&
+			    str[k + l + strspn(str + k + l, " \t")] == '=')
+				snprintf(r->long_key, sizeof(r->long_key), "%.*s",
+					 (int)(l < 31 ? l : 31), str + k);
 		}
 		r->p++;
 	}
@@ -736,6 +756,13 @@ static int handler(void *user, const char *section, const char *name,
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(t[i].section, section) && !strcmp(t[i].name, name) &&
 		    p->c->line[i] > 0) {
+			/* lists: a repeated key or an indented line adds */
+			if (t[i].type == CFG_PIDLIST || t[i].type == CFG_COMMLIST) {
+				p->err = set_value(p->c, section, name,
+						   value ? value : "", p->r->line,
+						   true, p->errbuf, p->errlen);
+				return !p->err;
+			}
 			/* libinih reads an indented line as more of the
 			 * value of the key above */
 			if (p->r->indented)
@@ -768,12 +795,22 @@ int cfg_parse_string(struct pghotd_config *c, const char *text, size_t len,
 	line = ini_parse_stream(reader_fn, &r, handler, &p);
 	if (r.bad_section && (line <= 0 || r.bad_section < line))
 		line = r.bad_section;
+	/* a cut line first: its error would be about the cut value */
+	if (r.long_line && (!p.err || p.err_line >= r.long_line) &&
+	    (line <= 0 || line >= r.long_line)) {
+		const struct cfg_desc *d = r.long_key[0] ? cfg_find(r.long_key) : NULL;
+
+		if (d && d->type != CFG_PIDLIST && d->type != CFG_COMMLIST)
+			return fail(errbuf, errlen, c, r.long_line,
+				    "key '%s': value too long for one line (a line holds at most %d characters)",
+				    d->name, r.max_len);
+		return fail(errbuf, errlen, c, r.long_line,
+			    "line longer than %d characters (the most a line may hold): give a pids or comm list on several lines, each 'pids = ...' or 'comm = ...' line adds to the list",
+			    r.max_len);
+	}
 	/* the first error in the file: libinih goes on after a syntax error */
 	if (p.err && (line <= 0 || p.err_line <= line))
 		return p.err;
-	if (r.long_line)
-		return fail(errbuf, errlen, c, r.long_line,
-			    "line longer than %d characters", 1022);
 	if (line > 0)
 		return fail(errbuf, errlen, c, line, SYNTAX_ERROR);
 	if (line < 0)
@@ -924,7 +961,9 @@ void cfg_write_man(FILE *f)
 	      ".SH SYNOPSIS\n/etc/pghot/pghot.conf\n"
 	      ".SH DESCRIPTION\n"
 	      "An INI file: \\fB[section]\\fR headers, \\fIkey\\fR = \\fIvalue\\fR lines, "
-	      "comments starting with \\fB#\\fR or \\fB;\\fR. Unknown sections and keys, and a key given twice, are errors; an indented line continues the value above. "
+	      "comments starting with \\fB#\\fR or \\fB;\\fR. A line holds at most 198 characters. "
+	      "Unknown sections and keys, and a key given twice, are errors, except \\fBpids\\fR and \\fBcomm\\fR: "
+	      "each of their lines, and each indented line below them, adds to the list. "
 	      "Check a file with \\fBpghotd \\-\\-check\\-config\\fR \\fIFILE\\fR: it prints "
 	      "\\fIFILE\\fR:\\fILINE\\fR: and the reason for the first bad line, and exits 1.\n"
 	      ".PP\nCommand\\-line options of \\fBpghotd\\fR(8) override the file. "
