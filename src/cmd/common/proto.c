@@ -172,6 +172,18 @@ static int read_line(int fd, struct linebuf *lb, char *out, size_t outlen)
 
 /* one buffered reader per process is enough for the CLI */
 static struct linebuf client_lb;
+/* the socket of the connection, for messages */
+static char client_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+/* A message for a failed read or write of the client. */
+static void client_error(char *errbuf, size_t errlen, const char *what, int err)
+{
+	if (err == -EAGAIN || err == -EWOULDBLOCK)
+		snprintf(errbuf, errlen, "pghotd at '%s' did not answer within %d s",
+			 client_path, PROTO_CLIENT_TIMEOUT_S);
+	else
+		snprintf(errbuf, errlen, "%s: %s", what, strerror(-err));
+}
 
 static int write_all(int fd, const char *s, size_t n)
 {
@@ -200,11 +212,25 @@ int proto_connect(const char *path, char *errbuf, size_t errlen)
 		return -ENAMETOOLONG;
 	}
 	strcpy(sa.sun_path, path);
+	strcpy(client_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
+	{
+		/* a pghotd that accepts but never answers must not hang us;
+		 * SO_SNDTIMEO also bounds connect() on a full backlog */
+		struct timeval tv = { .tv_sec = PROTO_CLIENT_TIMEOUT_S };
+
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	}
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		err = -errno;
+		if (err == -EAGAIN) {
+			client_error(errbuf, errlen, "", err);
+			close(fd);
+			return -ETIMEDOUT;
+		}
 		snprintf(errbuf, errlen,
 			 "cannot connect to pghotd at '%s': %s (is pghotd running? see [stats] socket, or pass --socket)",
 			 path, strerror(-err));
@@ -217,8 +243,10 @@ int proto_connect(const char *path, char *errbuf, size_t errlen)
 	if (!err)
 		err = read_line(fd, &client_lb, line, sizeof(line));
 	if (err) {
-		snprintf(errbuf, errlen, "handshake with '%s' failed: %s", path,
-			 strerror(-err));
+		char what[sizeof(client_path) + 32];
+
+		snprintf(what, sizeof(what), "handshake with '%s' failed", path);
+		client_error(errbuf, errlen, what, err);
 		close(fd);
 		return err;
 	}
@@ -254,6 +282,6 @@ int proto_request(int fd, const char *request,
 		if (fn)
 			fn(arg, line);
 	}
-	snprintf(errbuf, errlen, "connection to pghotd lost: %s", strerror(-err));
+	client_error(errbuf, errlen, "connection to pghotd lost", err);
 	return err;
 }

@@ -52,6 +52,9 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *ret,
 			char *errbuf, size_t errlen);
 
 /* Client side. */
+/* How long the client waits for pghotd to take or answer a request. */
+#define PROTO_CLIENT_TIMEOUT_S 5
+
 /* Connect to @path and do the handshake. Return: fd or -errno (@errbuf). */
 int proto_connect(const char *path, char *errbuf, size_t errlen);
 /* Send @request; call @fn for each data line (without newline).

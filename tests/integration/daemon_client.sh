@@ -1,0 +1,30 @@
+#!/bin/bash
+# pghot stat and pghot ctl as clients: a socket that does not answer, a
+# path that is not a pghotd socket, bad arguments.
+. "$(dirname "$0")/fakes/lib.sh"
+command -v python3 >/dev/null || { echo "python3 needed"; exit 77; }
+
+# A socket that accepts but never answers: the client gives up after 5 s.
+python3 - "$T/mute.sock" <<'PY' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+conns = []
+while True:
+    c, _ = s.accept(); conns.append(c)
+PY
+MUTE=$!
+trap 'kill $MUTE 2>/dev/null; cleanup' EXIT
+for _ in $(seq 100); do [ -S "$T/mute.sock" ] && break; sleep 0.05; done
+for cmd in "stat" "ctl"; do
+	args=(--socket "$T/mute.sock")
+	[ "$cmd" = ctl ] && args+=(get)
+	t0=$(date +%s)
+	out=$(timeout 20 "$PGHOT" $cmd "${args[@]}" 2>&1)
+	rc=$?
+	t1=$(date +%s)
+	[ $rc = 1 ] || fail "pghot $cmd on a mute socket: exit $rc: $out"
+	[ "$out" = "pghot $cmd: pghotd at '$T/mute.sock' did not answer within 5 s" ] ||
+		fail "pghot $cmd on a mute socket: $out"
+	[ $((t1 - t0)) -le 8 ] || fail "pghot $cmd took $((t1 - t0)) s"
+done
+ok "a socket that never answers: stat and ctl give up after 5 s"
