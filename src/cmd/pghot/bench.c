@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <numaif.h>
 #include <pthread.h>
 #include <signal.h>
@@ -82,11 +83,20 @@ static char *alloc_split(size_t len, size_t fast_len, int fast_node, int node, i
 	}
 	if (thp >= 0)
 		madvise(p, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-	if ((fast_len && set_policy(p, fast_len, MPOL_BIND, fast_node)) ||
-	    (len > fast_len && set_policy(p + fast_len, len - fast_len, MPOL_BIND, node))) {
-		fprintf(stderr, "pghot bench: mbind failed: %s\n", strerror(errno));
-		munmap(p, len);
-		return NULL;
+	for (int part = 0; part < 2; part++) {
+		char *at = part ? p + fast_len : p;
+		size_t n = part ? len - fast_len : fast_len;
+		int to = part ? node : fast_node;
+
+		if (n && set_policy(at, n, MPOL_BIND, to)) {
+			int err = errno;
+
+			fprintf(stderr, "pghot bench: mbind(MPOL_BIND) of %zu bytes to node %d failed: %s%s\n",
+				n, to, strerror(err), err == EINVAL ? " (is the node online, with memory, and in"
+				" this process's Mems_allowed, /proc/self/status?)" : "");
+			munmap(p, len);
+			return NULL;
+		}
 	}
 	memset(p, 0x5a, len);			/* fault everything in where bound */
 	if (set_policy(p, len, MPOL_DEFAULT, 0))	/* then let it move */
@@ -370,14 +380,18 @@ static int run_bench(struct bench_run *run)
 	placer_query(&pl, run, &p);
 	print_placement("tl", 0.0, 0, &p, nn);
 	t0 = bench_now_ns();
-	for (int i = 0; i < o->threads; i++)
-		if (pthread_create(&tids[i], NULL, worker, &run->thr[i])) {
-			fprintf(stderr, "pghot bench: pthread_create failed\n");
+	for (int i = 0; i < o->threads; i++) {
+		int rc = pthread_create(&tids[i], NULL, worker, &run->thr[i]);
+
+		if (rc) {
+			fprintf(stderr, "pghot bench: pthread_create of worker %d of %d failed: %s\n",
+				i + 1, o->threads, strerror(rc));
 			atomic_store(&run->stop, true);
 			for (int j = 0; j < i; j++)
 				pthread_join(tids[j], NULL);
 			return 1;
 		}
+	}
 
 	next = t0 + (uint64_t)o->interval_ms * 1000000ull;
 	for (;;) {
@@ -415,12 +429,18 @@ static int run_bench(struct bench_run *run)
 	placer_query(&pl, run, &p);
 	print_placement("final", secs, ops, &p, nn);
 	print_result(run, ops, secs);
+	if (run->wl->teardown)
+		run->wl->teardown(run);
 	for (int i = 0; i < o->threads; i++)
 		free(run->thr[i].lat.ns);
 	free(run->thr);
 	free(tids);
 	free(pl.pages);
 	free(pl.status);
+	free(run->class);
+	munmap(run->area, run->area_bytes);
+	if (run->filler)
+		munmap(run->filler, run->filler_bytes);
 	return err;
 }
 
@@ -471,60 +491,203 @@ static void usage(FILE *f)
 		"usage: pghot bench micro|kv [OPTIONS]\n"
 		"\n"
 		"common:\n"
-		"  -s, --size MIB        tracked area of 'micro' (default 256)\n"
-		"      --node N          initial node of the area (default 1, the CXL node)\n"
-		"      --dram-pct P      first P%% of the area on --fast-node instead (default 0)\n"
-		"      --fast-node N     the DRAM node (default 0)\n"
-		"  -t, --threads N       worker threads (default 1)\n"
-		"  -d, --duration SEC    run time (default 30; the cap with --accesses)\n"
-		"  -n, --accesses N      stop after N operations (completion time)\n"
-		"      --interval-ms MS  placement timeline period (default 1000)\n"
-		"      --filler MIB      cold filler memory on --fast-node, touched once\n"
-		"      --filler-leave MIB  size the filler to leave MIB free on --fast-node\n"
-		"      --lat-every N     time one operation in N (default 64)\n"
+		"  -s, --size MIB        tracked area of 'micro', 1..1048576 (default 256)\n"
+		"      --node N          initial node of the area, 0..7 (default 1, the CXL node)\n"
+		"      --dram-pct P      first P%% of the area on --fast-node instead, 0..100 (default 0)\n"
+		"      --fast-node N     the DRAM node, 0..7 (default 0)\n"
+		"  -t, --threads N       worker threads, 1..256 (default 1)\n"
+		"  -d, --duration SEC    run time, 0.001..604800 (default 30; the cap with --accesses)\n"
+		"  -n, --accesses N      stop after N operations (completion time; 0: off)\n"
+		"      --interval-ms MS  placement timeline period, 10..3600000 (default 1000)\n"
+		"      --filler MIB      cold filler memory on --fast-node, touched once, 0..1048576\n"
+		"      --filler-leave MIB  size the filler to leave MIB free on --fast-node, 0..1048576\n"
+		"      --lat-every N     time one operation in N, 1..1000000 (default 64)\n"
 		"      --wait-start      after placement print bench.ready, wait for SIGUSR1\n"
 		"      --thp on|off      madvise(MADV_HUGEPAGE|MADV_NOHUGEPAGE) the memory\n"
-		"      --seed N\n"
+		"      --seed N          0..2^64-1 (default 1)\n"
 		"micro (seed 001): random 4 KiB accesses, region by region, over the hot part\n"
-		"      --hot MIB         hot part (default 32)\n"
-		"      --hot-offset MIB  where the hot part starts (default 0)\n"
-		"      --region MIB      region size (default: the hot part)\n"
-		"      --reps N          repetitions per region before the next (default 1)\n"
-		"      --batch N         accesses per repetition (default: pages in region)\n"
-		"      --store-pct P     stores among accesses (default 50)\n"
+		"      --hot MIB         hot part, 1..1048576 (default 32)\n"
+		"      --hot-offset MIB  where the hot part starts, 0..1048576 (default 0);\n"
+		"                        --hot-offset + --hot <= --size\n"
+		"      --region MIB      region size, 1..1048576 (default: the hot part)\n"
+		"      --reps N          repetitions per region before the next, >= 1 (default 1)\n"
+		"      --batch N         accesses per repetition (default 0: pages in region)\n"
+		"      --store-pct P     stores among accesses, 0..100 (default 50)\n"
 		"kv (seeds 000, 004): GETs of 1 KiB values through a hash index\n"
-		"      --keys N          keys (default 65536)\n"
-		"      --value-size B    value size (default 1024)\n"
+		"      --keys N          keys, 16..1073741824 (default 65536);\n"
+		"                        --keys x --value-size <= 1048576 MiB\n"
+		"      --value-size B    value size, a power of two in 64..4096 (default 1024)\n"
 		"      --dist uniform|zipf  (default uniform)\n"
-		"      --hot-frac F      uniform: fraction of the keyspace read (default 0.5)\n"
-		"      --theta T         zipf: skew (default 0.99)\n"
-		"      --hot-mass M      zipf: hot set = top keys taking M of the GETs (default 0.9)\n"
+		"      --hot-frac F      uniform: fraction of the keyspace read, 0 < F <= 1 (default 0.5)\n"
+		"      --theta T         zipf: skew, 0 < T < 1 (default 0.99)\n"
+		"      --hot-mass M      zipf: hot set = top keys taking M of the GETs, 0 < M <= 1\n"
+		"                        (default 0.9)\n"
 		"      --scatter         place keys in random slots (default: in key order)\n"
 		"\n"
 		"Output lines: bench.ready, bench.tl (one per interval), bench.final, bench.result,\n"
 		"each with key=value fields; docs/testbed.md describes them.\n");
 }
 
-static int parse_u64(const char *s, uint64_t *out)
+/* Limits of the options (docs/testbed.md, usage()). Sizes in MiB stay below
+ * 1 TiB so the conversion to bytes (and rounding to pages) cannot overflow. */
+#define MAX_MIB (1ull << 20)
+#define MAX_THREADS 256
+#define MIN_DURATION 0.001
+#define MAX_DURATION 604800.0		/* a week; duration in ns fits in 64 bits */
+#define MIN_INTERVAL_MS 10
+#define MAX_INTERVAL_MS 3600000
+#define MAX_LAT_EVERY 1000000
+#define MIN_KEYS 16
+#define MAX_KEYS (1ull << 30)
+
+/* A whole number in lo..hi (decimal, or 0x hex / 0 octal as strtoull base 0);
+ * no sign, no blanks. Prints why not and returns -1. */
+static int opt_u64(const char *name, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
 
+	if (*s < '0' || *s > '9') {
+		fprintf(stderr, "pghot bench: %s '%s': not a number (want %llu..%llu)\n", name, s,
+			(unsigned long long)lo, (unsigned long long)hi);
+		return -1;
+	}
 	errno = 0;
 	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-')
+	if (end == s || *end) {
+		fprintf(stderr, "pghot bench: %s '%s': not a number (want %llu..%llu)\n", name, s,
+			(unsigned long long)lo, (unsigned long long)hi);
 		return -1;
+	}
+	if (errno == ERANGE || v < lo || v > hi) {
+		fprintf(stderr, "pghot bench: %s '%s': out of range %llu..%llu\n", name, s,
+			(unsigned long long)lo, (unsigned long long)hi);
+		return -1;
+	}
 	*out = v;
 	return 0;
 }
 
-static int parse_double(const char *s, double *out)
+/* A finite number with lo < v (lo <= v if lo_incl) and v < hi (v <= hi if
+ * hi_incl); var names it in the message ("0 < F <= 1"). NaN and infinities are
+ * out of range. Prints why not and returns -1. */
+static int opt_double(const char *name, const char *var, const char *s, double lo, bool lo_incl,
+		      double hi, bool hi_incl, double *out)
 {
 	char *end;
+	double v;
 
 	errno = 0;
-	*out = strtod(s, &end);
-	return (errno || end == s || *end) ? -1 : 0;
+	v = strtod(s, &end);
+	if (end == s || *end) {
+		fprintf(stderr, "pghot bench: %s '%s': not a number (want %g %s %s %s %g)\n", name, s,
+			lo, lo_incl ? "<=" : "<", var, hi_incl ? "<=" : "<", hi);
+		return -1;
+	}
+	if (errno == ERANGE || !isfinite(v) || (lo_incl ? v < lo : v <= lo) ||
+	    (hi_incl ? v > hi : v >= hi)) {
+		fprintf(stderr, "pghot bench: %s '%s': out of range %g %s %s %s %g\n", name, s,
+			lo, lo_incl ? "<=" : "<", var, hi_incl ? "<=" : "<", hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A size in MiB, lo..MAX_MIB, to bytes. */
+static int opt_mib(const char *name, const char *s, uint64_t lo, size_t *bytes)
+{
+	uint64_t v;
+
+	if (opt_u64(name, s, lo, MAX_MIB, &v))
+		return -1;
+	if (v > SIZE_MAX >> 20) {			/* 32-bit size_t */
+		fprintf(stderr, "pghot bench: %s '%s': out of range %llu..%llu on this machine\n", name, s,
+			(unsigned long long)lo, (unsigned long long)(SIZE_MAX >> 20));
+		return -1;
+	}
+	*bytes = (size_t)v << 20;
+	return 0;
+}
+
+/* Parse a sysfs node list ("0-2,4") into a mask of nodes below 64. -1 if the
+ * file cannot be read. */
+static int read_nodelist(const char *file, uint64_t *mask)
+{
+	char path[128], buf[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/%s", file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	*mask = 0;
+	for (p = buf; *p >= '0' && *p <= '9';) {
+		unsigned long a = strtoul(p, &p, 10), b = a;
+
+		if (*p == '-')
+			b = strtoul(p + 1, &p, 10);
+		for (unsigned long i = a; i <= b && i < 64; i++)
+			*mask |= 1ull << i;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static void print_nodelist(char *buf, size_t len, uint64_t mask)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < 64 && off < len; i++) {
+		int j = i;
+
+		if (!(mask >> i & 1))
+			continue;
+		while (j + 1 < 64 && (mask >> (j + 1) & 1))
+			j++;
+		if (j == i)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d", off ? "," : "", i);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s%d-%d", off ? "," : "", i, j);
+		i = j;
+	}
+}
+
+/* Is node there, with memory? Prints why not (naming the option and the nodes
+ * this machine has) and returns -1. Without a readable sysfs, lets mbind()
+ * decide. */
+static int check_node(const char *name, int node, bool is_default)
+{
+	uint64_t online, mem;
+	char list[160];
+	int n;
+
+	if (read_nodelist("online", &online))
+		return 0;
+	print_nodelist(list, sizeof(list), online);
+	n = __builtin_popcountll(online);
+	if (!(online >> node & 1)) {
+		fprintf(stderr, "pghot bench: %s %d%s: NUMA node %d does not exist; this machine has %d NUMA node%s (%s)\n",
+			name, node, is_default ? " (the default)" : "", node, n, n == 1 ? "" : "s", list);
+		return -1;
+	}
+	if (!read_nodelist("has_memory", &mem) && !(mem >> node & 1)) {
+		char mlist[160];
+
+		print_nodelist(mlist, sizeof(mlist), mem);
+		fprintf(stderr, "pghot bench: %s %d%s: NUMA node %d has no memory; this machine has %d NUMA node%s (%s),"
+			" with memory: %s\n", name, node, is_default ? " (the default)" : "", node, n,
+			n == 1 ? "" : "s", list, mlist[0] ? mlist : "none");
+		return -1;
+	}
+	return 0;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -537,8 +700,8 @@ int cmd_bench(int argc, char **argv)
 	};
 	struct bench_run run = { .o = &o };
 	const char *wl;
-	uint64_t v;
-	double d;
+	bool node_set = false, fast_node_set = false;
+	uint64_t v = 0;
 	int c;
 
 	if (argc < 2) {
@@ -564,37 +727,67 @@ int cmd_bench(int argc, char **argv)
 		int bad = 0;
 
 		switch (c) {
-		case 's': bad = parse_u64(optarg, &v) || !v; o.size_bytes = v << 20; break;
-		case 't': bad = parse_u64(optarg, &v) || !v || v > 256; o.threads = (int)v; break;
-		case 'd': bad = parse_double(optarg, &o.duration_s) || o.duration_s <= 0; break;
-		case 'n': bad = parse_u64(optarg, &o.accesses); break;
+		case 's': bad = opt_mib("--size", optarg, 1, &o.size_bytes); break;
+		case 't':
+			bad = opt_u64("--threads", optarg, 1, MAX_THREADS, &v);
+			o.threads = (int)v;
+			break;
+		case 'd':
+			bad = opt_double("--duration", "SEC", optarg, MIN_DURATION, true, MAX_DURATION, true,
+					 &o.duration_s);
+			break;
+		case 'n': bad = opt_u64("--accesses", optarg, 0, UINT64_MAX, &o.accesses); break;
 		case 'h': usage(stdout); return 0;
-		case OPT_NODE: bad = parse_u64(optarg, &v) || v >= BENCH_MAX_NODES; o.node = (int)v; break;
-		case OPT_FAST_NODE: bad = parse_u64(optarg, &v) || v >= BENCH_MAX_NODES; o.fast_node = (int)v; break;
-		case OPT_DRAM_PCT: bad = parse_u64(optarg, &v) || v > 100; o.dram_pct = (int)v; break;
-		case OPT_INTERVAL: bad = parse_u64(optarg, &v) || v < 10; o.interval_ms = (int)v; break;
-		case OPT_FILLER: bad = parse_u64(optarg, &v); o.filler_bytes = v << 20; break;
-		case OPT_FILLER_LEAVE: bad = parse_u64(optarg, &v); o.filler_leave_mib = (long)v; break;
-		case OPT_LAT_EVERY: bad = parse_u64(optarg, &v) || !v; o.lat_every = (int)v; break;
+		case OPT_NODE:
+			bad = opt_u64("--node", optarg, 0, BENCH_MAX_NODES - 1, &v);
+			o.node = (int)v;
+			node_set = true;
+			break;
+		case OPT_FAST_NODE:
+			bad = opt_u64("--fast-node", optarg, 0, BENCH_MAX_NODES - 1, &v);
+			o.fast_node = (int)v;
+			fast_node_set = true;
+			break;
+		case OPT_DRAM_PCT: bad = opt_u64("--dram-pct", optarg, 0, 100, &v); o.dram_pct = (int)v; break;
+		case OPT_INTERVAL:
+			bad = opt_u64("--interval-ms", optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS, &v);
+			o.interval_ms = (int)v;
+			break;
+		case OPT_FILLER: bad = opt_mib("--filler", optarg, 0, &o.filler_bytes); break;
+		case OPT_FILLER_LEAVE:
+			bad = opt_u64("--filler-leave", optarg, 0, MAX_MIB, &v);
+			o.filler_leave_mib = (long)v;
+			break;
+		case OPT_LAT_EVERY:
+			bad = opt_u64("--lat-every", optarg, 1, MAX_LAT_EVERY, &v);
+			o.lat_every = (int)v;
+			break;
 		case OPT_WAIT_START: o.wait_start = true; break;
 		case OPT_THP:
 			if (!strcmp(optarg, "on"))
 				o.thp = 1;
 			else if (!strcmp(optarg, "off"))
 				o.thp = 0;
-			else
+			else {
+				fprintf(stderr, "pghot bench: --thp '%s': want on or off\n", optarg);
 				bad = 1;
+			}
 			break;
-		case OPT_SEED: bad = parse_u64(optarg, &o.seed); break;
-		case OPT_HOT: bad = parse_u64(optarg, &v) || !v; o.hot_bytes = v << 20; break;
-		case OPT_HOT_OFFSET: bad = parse_u64(optarg, &v); o.hot_offset_bytes = v << 20; break;
-		case OPT_REGION: bad = parse_u64(optarg, &v) || !v; o.region_bytes = v << 20; break;
-		case OPT_REPS: bad = parse_u64(optarg, &o.reps) || !o.reps; break;
-		case OPT_BATCH: bad = parse_u64(optarg, &o.batch); break;
-		case OPT_STORE_PCT: bad = parse_u64(optarg, &v) || v > 100; o.store_pct = (int)v; break;
-		case OPT_KEYS: bad = parse_u64(optarg, &o.keys) || o.keys < 16; break;
+		case OPT_SEED: bad = opt_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
+		case OPT_HOT: bad = opt_mib("--hot", optarg, 1, &o.hot_bytes); break;
+		case OPT_HOT_OFFSET: bad = opt_mib("--hot-offset", optarg, 0, &o.hot_offset_bytes); break;
+		case OPT_REGION: bad = opt_mib("--region", optarg, 1, &o.region_bytes); break;
+		case OPT_REPS: bad = opt_u64("--reps", optarg, 1, UINT64_MAX, &o.reps); break;
+		case OPT_BATCH: bad = opt_u64("--batch", optarg, 0, UINT64_MAX, &o.batch); break;
+		case OPT_STORE_PCT: bad = opt_u64("--store-pct", optarg, 0, 100, &v); o.store_pct = (int)v; break;
+		case OPT_KEYS: bad = opt_u64("--keys", optarg, MIN_KEYS, MAX_KEYS, &o.keys); break;
 		case OPT_VALUE_SIZE:
-			bad = parse_u64(optarg, &v) || v < 64 || v > BENCH_PAGE || BENCH_PAGE % v;
+			bad = opt_u64("--value-size", optarg, 0, UINT64_MAX, &v);
+			if (!bad && (v < 64 || v > BENCH_PAGE || (v & (v - 1)))) {
+				fprintf(stderr, "pghot bench: --value-size '%s': out of range 64..%lu, a power of two\n",
+					optarg, BENCH_PAGE);
+				bad = 1;
+			}
 			o.value_bytes = v;
 			break;
 		case OPT_DIST:
@@ -602,25 +795,42 @@ int cmd_bench(int argc, char **argv)
 				o.zipf = true;
 			else if (!strcmp(optarg, "uniform"))
 				o.zipf = false;
-			else
+			else {
+				fprintf(stderr, "pghot bench: --dist '%s': want uniform or zipf\n", optarg);
 				bad = 1;
+			}
 			break;
-		case OPT_HOT_FRAC: bad = parse_double(optarg, &d) || d <= 0 || d > 1; o.hot_frac = d; break;
-		case OPT_THETA: bad = parse_double(optarg, &d) || d <= 0 || d >= 1; o.theta = d; break;
-		case OPT_HOT_MASS: bad = parse_double(optarg, &d) || d <= 0 || d > 1; o.hot_mass = d; break;
+		case OPT_HOT_FRAC: bad = opt_double("--hot-frac", "F", optarg, 0, false, 1, true, &o.hot_frac); break;
+		case OPT_THETA: bad = opt_double("--theta", "T", optarg, 0, false, 1, false, &o.theta); break;
+		case OPT_HOT_MASS: bad = opt_double("--hot-mass", "M", optarg, 0, false, 1, true, &o.hot_mass); break;
 		case OPT_SCATTER: o.scatter = true; break;
 		default:
 			usage(stderr);
 			return 2;
 		}
-		if (bad) {
-			fprintf(stderr, "pghot bench: bad value '%s' for an option\n", optarg);
+		if (bad)
 			return 2;
-		}
 	}
 	if (optind != argc) {
 		fprintf(stderr, "pghot bench: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	/* what depends on more than one option, still before any allocation */
+	if (run.wl == &bench_micro && o.hot_offset_bytes + o.hot_bytes > o.size_bytes) {
+		fprintf(stderr, "pghot bench: --hot-offset + --hot (%zu + %zu MiB) reaches beyond --size (%zu MiB)\n",
+			o.hot_offset_bytes >> 20, o.hot_bytes >> 20, o.size_bytes >> 20);
+		return 2;
+	}
+	if (run.wl == &bench_kv && o.keys * o.value_bytes > (MAX_MIB << 20)) {
+		fprintf(stderr, "pghot bench: --keys %llu x --value-size %zu = %llu MiB of values, more than %llu MiB\n",
+			(unsigned long long)o.keys, o.value_bytes,
+			(unsigned long long)(o.keys * o.value_bytes >> 20), MAX_MIB);
+		return 2;
+	}
+	if (check_node("--node", o.node, !node_set))
+		return 2;
+	if ((o.dram_pct > 0 || o.filler_bytes || o.filler_leave_mib >= 0) &&
+	    check_node("--fast-node", o.fast_node, !fast_node_set))
+		return 2;
 	return run_bench(&run);
 }

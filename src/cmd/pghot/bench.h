@@ -85,6 +85,8 @@ struct bench_workload {
 	int (*setup)(struct bench_run *run);
 	/* Do up to n operations; sampled latencies through bench_lat_add(). */
 	void (*work)(struct bench_thread *t, uint64_t n);
+	/* Free run->wl_priv and every thread's priv (optional). */
+	void (*teardown)(struct bench_run *run);
 };
 
 struct bench_run {

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cmd/pghot/bench.h"
 
@@ -70,8 +71,10 @@ static int kv_setup(struct bench_run *run)
 	char key[32];
 
 	kv = calloc(1, sizeof(*kv));
-	if (!kv)
+	if (!kv) {
+		fprintf(stderr, "pghot bench kv: out of memory\n");
 		return -1;
+	}
 	kv->nkeys = n;
 	if (bench_area_alloc(run, (size_t)((n + per_page - 1) / per_page) * BENCH_PAGE))
 		return -1;
@@ -79,9 +82,13 @@ static int kv_setup(struct bench_run *run)
 	while (kv->index_mask < 2 * n)
 		kv->index_mask <<= 1;
 	kv->index = (struct kv_slot *)bench_alloc_on(kv->index_mask * sizeof(*kv->index), o->node, o->thp);
-	kv->slot_of = malloc(n * sizeof(*kv->slot_of));
-	if (!kv->index || !kv->slot_of)
+	if (!kv->index)
 		return -1;
+	kv->slot_of = malloc(n * sizeof(*kv->slot_of));
+	if (!kv->slot_of) {
+		fprintf(stderr, "pghot bench kv: out of memory for %llu keys\n", (unsigned long long)n);
+		return -1;
+	}
 	memset(kv->index, 0, kv->index_mask * sizeof(*kv->index));
 	kv->index_mask--;
 
@@ -124,9 +131,10 @@ static int kv_setup(struct bench_run *run)
 		for (hot_keys = 0; hot_keys < n && mass < o->hot_mass; hot_keys++)
 			mass += 1.0 / pow((double)(hot_keys + 1), kv->theta) / kv->zetan;
 	} else {
-		kv->read_keys = (uint64_t)((double)n * o->hot_frac);
-		if (!kv->read_keys)
-			kv->read_keys = 1;
+		/* hot_frac is in (0, 1] (checked at parsing): 1..n keys */
+		double rk = (double)n * o->hot_frac;
+
+		kv->read_keys = rk >= (double)n ? n : rk < 1 ? 1 : (uint64_t)rk;
 		hot_keys = kv->read_keys;
 	}
 	for (uint64_t k = 0; k < hot_keys; k++)
@@ -173,8 +181,21 @@ static void kv_work(struct bench_thread *t, uint64_t n)
 	t->sink += sink;
 }
 
+static void kv_teardown(struct bench_run *run)
+{
+	struct kv *kv = run->wl_priv;
+
+	if (!kv)
+		return;
+	munmap(kv->index, (kv->index_mask + 1) * sizeof(*kv->index));
+	free(kv->slot_of);
+	free(kv);
+	run->wl_priv = NULL;
+}
+
 const struct bench_workload bench_kv = {
 	.name = "kv",
 	.setup = kv_setup,
 	.work = kv_work,
+	.teardown = kv_teardown,
 };

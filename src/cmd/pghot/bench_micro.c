@@ -38,7 +38,11 @@ static int micro_setup(struct bench_run *run)
 		return -1;
 	}
 	m = calloc(1, sizeof(*m));
-	if (!m || bench_area_alloc(run, o->size_bytes))
+	if (!m) {
+		fprintf(stderr, "pghot bench micro: out of memory\n");
+		return -1;
+	}
+	if (bench_area_alloc(run, o->size_bytes))
 		return -1;
 	m->hot_first = o->hot_offset_bytes / BENCH_PAGE;
 	m->hot_pages = o->hot_bytes / BENCH_PAGE;
@@ -101,8 +105,19 @@ static void micro_work(struct bench_thread *t, uint64_t n)
 	t->sink += sink;
 }
 
+static void micro_teardown(struct bench_run *run)
+{
+	for (int i = 0; i < run->o->threads; i++) {
+		free(run->thr[i].priv);
+		run->thr[i].priv = NULL;
+	}
+	free(run->wl_priv);
+	run->wl_priv = NULL;
+}
+
 const struct bench_workload bench_micro = {
 	.name = "micro",
 	.setup = micro_setup,
 	.work = micro_work,
+	.teardown = micro_teardown,
 };

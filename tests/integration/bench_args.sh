@@ -1,0 +1,150 @@
+#!/bin/bash
+# pghot bench option checking: every bad value (NaN, inf, out of range,
+# overflow in a unit conversion, a node that does not exist) is refused at
+# argument parsing with exit 2, before any memory is allocated, and the
+# message names the option and its allowed range. Then two short real runs
+# on node 0 to show good values still work.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PGHOT=$ROOT/${PGHOT_BUILD:-build}/bin/pghot
+[ -x "$PGHOT" ] || { echo "build first: make"; exit 77; }
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+nfail=0
+
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+ok() { echo "ok: $*"; }
+
+# A small address space limit, so a case that slipped through to mmap fails
+# differently; not for a sanitizer build, which cannot start under it.
+VLIMIT=unlimited
+{ ( ulimit -v 262144; exec "$PGHOT" bench --help ) >/dev/null 2>&1; } 2>/dev/null && VLIMIT=262144
+
+# bad WANT WORKLOAD ARGS...: refused with exit 2 and a message matching the
+# extended regex WANT, printed before any allocation.
+bad() {
+	local want=$1 rc; shift
+	( ulimit -v $VLIMIT; exec timeout 10 "$PGHOT" bench "$@" ) >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc != 2 ]; then
+		fail "bench $*: exit $rc, want 2; stderr: $(head -c 400 "$T/err")"
+	elif [ -s "$T/out" ]; then
+		fail "bench $*: printed output (ran?): $(head -c 200 "$T/out")"
+	elif grep -qE 'mmap|mbind|out of memory' "$T/err"; then
+		fail "bench $*: got as far as allocating: $(head -c 400 "$T/err")"
+	elif ! grep -qE -- "$want" "$T/err"; then
+		fail "bench $*: message '$(head -c 400 "$T/err")' does not match /$want/"
+	else
+		ok "bench $*: $(head -n 1 "$T/err")"
+	fi
+}
+
+# Floating options: NaN and infinities in every spelling, and out of range.
+for v in nan NaN -nan NAN inf -inf infinity 1e999; do
+	bad "^pghot bench: --hot-frac '$v': out of range 0 < F <= 1" kv --node 0 -d 1 --hot-frac "$v"
+	bad "^pghot bench: --theta '$v': out of range 0 < T < 1" kv --node 0 -d 1 --dist zipf --theta "$v"
+	bad "^pghot bench: --hot-mass '$v': out of range 0 < M <= 1" kv --node 0 -d 1 --dist zipf --hot-mass "$v"
+	bad "^pghot bench: --duration '$v': out of range 0.001 <= SEC <= 604800" micro --node 0 -d "$v"
+done
+bad "--hot-frac '0': out of range 0 < F <= 1" kv --node 0 --hot-frac 0
+bad "--hot-frac '1.5': out of range" kv --node 0 --hot-frac 1.5
+bad "--theta '1': out of range 0 < T < 1" kv --node 0 --theta 1
+bad "--theta '-0.5': out of range" kv --node 0 --theta -0.5
+bad "--hot-mass '0': out of range" kv --node 0 --hot-mass 0
+bad "--hot-mass '1.01': out of range" kv --node 0 --hot-mass 1.01
+bad "--duration '0': out of range" micro --node 0 -d 0
+bad "--duration '-1': out of range" micro --node 0 -d -1
+bad "--duration '1e-300': out of range" micro --node 0 -d 1e-300
+bad "--duration '18446744073': out of range" micro --node 0 -d 18446744073
+bad "--duration '604801': out of range" micro --node 0 --duration 604801
+bad "--hot-frac '0.5x': not a number" kv --node 0 --hot-frac 0.5x
+bad "--theta '': not a number" kv --node 0 --theta ''
+
+# Integer options: range, overflow of the unit conversion, junk, signs.
+U64MAX=18446744073709551615
+for o in -s --size; do
+	bad "^pghot bench: --size '$U64MAX': out of range 1\.\.1048576" micro --node 0 $o $U64MAX
+done
+bad "^pghot bench: --size '18446744073709551616': out of range 1\.\.1048576" micro --node 0 -s 18446744073709551616
+bad "--size '1048577': out of range 1\.\.1048576" micro --node 0 -s 1048577
+bad "--size '0': out of range 1\.\.1048576" micro --node 0 -s 0
+bad "--size '-1': not a number" micro --node 0 -s -1
+bad "--size ' -1': not a number" micro --node 0 -s ' -1'
+bad "--size '12abc': not a number" micro --node 0 -s 12abc
+bad "^pghot bench: --threads '1000': out of range 1\.\.256" micro --node 0 -t 1000
+bad "--threads '4294967297': out of range 1\.\.256" micro --node 0 -t 4294967297
+bad "--threads '0': out of range 1\.\.256" micro --node 0 --threads 0
+bad "--accesses ' -5': not a number" micro --node 0 -n ' -5'
+bad "--interval-ms '1': out of range 10\.\.3600000" micro --node 0 --interval-ms 1
+bad "--interval-ms '4294967306': out of range 10\.\.3600000" micro --node 0 --interval-ms 4294967306
+bad "--lat-every '0': out of range 1\.\.1000000" micro --node 0 --lat-every 0
+bad "--lat-every '4294967296': out of range 1\.\.1000000" micro --node 0 --lat-every 4294967296
+bad "--dram-pct '101': out of range 0\.\.100" micro --node 0 --dram-pct 101
+bad "--store-pct '4294967296': out of range 0\.\.100" micro --node 0 --store-pct 4294967296
+for o in --filler --filler-leave --hot-offset; do
+	bad "^pghot bench: $o '$U64MAX': out of range 0\.\.1048576" micro --node 0 $o $U64MAX
+	bad "$o '17592186044416': out of range 0\.\.1048576" micro --node 0 $o 17592186044416
+done
+for o in --hot --region; do
+	bad "^pghot bench: $o '$U64MAX': out of range 1\.\.1048576" micro --node 0 $o $U64MAX
+	bad "$o '0': out of range 1\.\.1048576" micro --node 0 $o 0
+done
+bad "--reps '0': out of range" micro --node 0 --reps 0
+bad "--hot-offset \+ --hot .* beyond --size" micro --node 0 -s 64 --hot 32 --hot-offset 40
+bad "--hot .* beyond --size" micro --node 0 -s 16
+bad "^pghot bench: --keys '$U64MAX': out of range 16\.\.1073741824" kv --node 0 --keys $U64MAX
+bad "^pghot bench: --keys '1': out of range 16\.\.1073741824" kv --node 0 --keys 1
+bad "--keys '1073741825': out of range" kv --node 0 --keys 1073741825
+bad "--keys .*--value-size .*1048576 MiB" kv --node 0 --keys 1073741824 --value-size 4096
+bad "^pghot bench: --value-size '3': out of range 64\.\.4096, a power of two" kv --node 0 --value-size 3
+bad "--value-size '96': out of range 64\.\.4096, a power of two" kv --node 0 --value-size 96
+bad "--value-size '8192': out of range" kv --node 0 --value-size 8192
+bad "--node '8': out of range 0\.\.7" micro --node 8
+bad "--node '$U64MAX': out of range 0\.\.7" micro --node $U64MAX
+bad "--fast-node '4294967296': out of range 0\.\.7" micro --node 0 --fast-node 4294967296
+bad "--thp 'maybe': want on or off" micro --node 0 --thp maybe
+bad "--dist 'pareto': want uniform or zipf" kv --node 0 --dist pareto
+
+# Nodes that do not exist here: named, with how many nodes the machine has.
+online=$(cat /sys/devices/system/node/online 2>/dev/null)
+if [ -n "$online" ]; then
+	missing=
+	for n in 0 1 2 3 4 5 6 7; do
+		[ -d /sys/devices/system/node/node$n ] || { missing=$n; break; }
+	done
+	if [ -n "$missing" ]; then
+		bad "^pghot bench: --node $missing: NUMA node $missing does not exist; this machine has [0-9]+ NUMA nodes? \($online\)" micro --node "$missing" -s 8 --hot 4
+		have=$(ls -d /sys/devices/system/node/node[0-9]* | sed 's/.*node//' | sort -n | head -n 1)
+		bad "^pghot bench: --fast-node $missing: NUMA node $missing does not exist" \
+			micro --node "$have" --fast-node "$missing" --dram-pct 50 -s 8 --hot 4
+		if [ "$missing" = 1 ]; then
+			bad "^pghot bench: --node 1 \(the default\): NUMA node 1 does not exist" micro -s 8 --hot 4
+		fi
+	else
+		ok "every node 0..7 exists: missing-node case skipped"
+	fi
+fi
+
+# Help documents the ranges.
+"$PGHOT" bench --help >"$T/help" || fail "bench --help failed"
+for w in '1\.\.1048576' '1\.\.256' '0\.001\.\.604800' '16\.\.1073741824' '10\.\.3600000'; do
+	grep -qE "$w" "$T/help" || fail "bench --help does not document range $w"
+done
+
+# Good values still run (node 0, small, short).
+if [ -d /sys/devices/system/node/node0 ]; then
+	timeout 20 "$PGHOT" bench micro --node 0 --fast-node 0 -s 8 --hot 4 -d 0.3 --interval-ms 100 \
+		>"$T/out" 2>"$T/err" || fail "micro run failed: $(cat "$T/err")"
+	grep -q '^bench.result workload=micro' "$T/out" && ok "micro short run" ||
+		fail "micro: no bench.result: $(cat "$T/out" "$T/err")"
+	timeout 20 "$PGHOT" bench kv --node 0 --keys 4096 --hot-frac 1 -d 0.3 --interval-ms 100 \
+		>"$T/out" 2>"$T/err" || fail "kv run failed: $(cat "$T/err")"
+	grep -q '^bench.result workload=kv' "$T/out" && ok "kv uniform short run" ||
+		fail "kv: no bench.result: $(cat "$T/out" "$T/err")"
+	timeout 20 "$PGHOT" bench kv --node 0 --keys 4096 --dist zipf --theta 0.5 --hot-mass 1 \
+		-n 20000 -d 5 --interval-ms 100 >"$T/out" 2>"$T/err" || fail "kv zipf run failed: $(cat "$T/err")"
+	grep -q '^bench.result workload=kv' "$T/out" && ok "kv zipf short run" ||
+		fail "kv zipf: no bench.result: $(cat "$T/out" "$T/err")"
+fi
+
+[ $nfail = 0 ] || { echo "$nfail failed"; exit 1; }
+exit 0
