@@ -374,8 +374,23 @@ static int open_socket(struct feed *f, char *errbuf, size_t errlen)
 	return 0;
 fail:
 	err = -errno;
-	snprintf(errbuf, errlen, "cannot listen on feed socket '%s': %s",
-		 f->path, strerror(-err));
+	{
+		char dir[sizeof(f->path)], *slash;
+		struct stat st;
+
+		snprintf(dir, sizeof(dir), "%s", f->path);
+		slash = strrchr(dir, '/');
+		if (slash && slash != dir)
+			*slash = '\0';
+		if (err == -ENOENT && slash && slash != dir &&
+		    (stat(dir, &st) || !S_ISDIR(st.st_mode)))
+			snprintf(errbuf, errlen,
+				 "cannot listen on feed socket '%s': directory '%s' does not exist: create it, or set another [feed] path",
+				 f->path, dir);
+		else
+			snprintf(errbuf, errlen, "cannot listen on feed socket '%s': %s",
+				 f->path, strerror(-err));
+	}
 	if (f->listen_fd >= 0)
 		close(f->listen_fd);
 	f->listen_fd = -1;

@@ -195,7 +195,7 @@ touch "$T/feed"
 config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
 sed -i "s#^prometheus_file = .*#prometheus_file = $T/nodir/pghot.prom#" "$T/pghot.conf"
 out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 2>&1) && fail "unwritable prometheus_file accepted"
-echo "$out" | grep -qxF "pghotd: error: cannot write prometheus_file '$T/nodir/pghot.prom': No such file or directory: create its directory or set another [stats] prometheus_file" ||
+echo "$out" | grep -qxF "pghotd: error: cannot write prometheus_file '$T/nodir/pghot.prom': directory '$T/nodir' does not exist: create it, or set another [stats] prometheus_file" ||
 	fail "prometheus_file at start: $out"
 echo "$out" | grep -qF "source 'feed' running" && fail "sources opened before the prometheus_file check"
 sed -i "s#^prometheus_file = .*#prometheus_file = $T#" "$T/pghot.conf"

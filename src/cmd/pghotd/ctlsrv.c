@@ -20,24 +20,6 @@
 #include "cmd/common/proto.h"
 #include "cmd/pghotd/daemon.h"
 
-static int mkdir_p(const char *dir)
-{
-	char tmp[CFG_PATH_LEN];
-
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* -EADDRINUSE, logged, if a pghotd answers on the control socket. */
 int ctl_check_free(struct daemon *d)
 {
@@ -64,23 +46,28 @@ int ctl_open(struct daemon *d)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	const char *path = d->cfg.socket;
 	char dir[CFG_PATH_LEN], *slash;
+	struct stat st;
 	int fd, err;
 
-	if (!path[0])
+	if (!path[0]) {
+		log_warn("no control socket ([stats] socket is empty): pghot stat and pghot ctl cannot reach this pghotd");
 		return 0;
+	}
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return log_ret(-ENAMETOOLONG, LOG_ERR,
 			       "control socket path '%s' too long (max %zu)", path,
 			       sizeof(sa.sun_path) - 1);
 	strcpy(sa.sun_path, path);
 	snprintf(dir, sizeof(dir), "%s", path);
+	/* only run_dir is created (at start); a socket elsewhere needs an
+	 * existing directory: creating a mistyped path as root is worse */
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
-		err = mkdir_p(dir);
-		if (err)
-			return log_ret(err, LOG_ERR, "cannot create '%s': %s", dir,
-				       strerror(-err));
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+			return log_ret(-ENOENT, LOG_ERR,
+				       "control socket '%s': directory '%s' does not exist: create it, or set [stats] socket (or --socket) to a path in an existing directory",
+				       path, dir);
 	}
 	err = ctl_check_free(d);
 	if (err)

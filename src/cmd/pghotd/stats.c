@@ -140,10 +140,22 @@ int stats_check_prometheus(const char *path, char *errbuf, size_t errlen)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "we");
 	if (!f) {
+		char dir[CFG_PATH_LEN], *slash;
+
 		err = -errno;
-		snprintf(errbuf, errlen,
-			 "cannot write prometheus_file '%s': %s: create its directory or set another [stats] prometheus_file",
-			 path, strerror(-err));
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (slash && slash != dir)
+			*slash = '\0';
+		if (err == -ENOENT && slash && slash != dir &&
+		    (stat(dir, &st) || !S_ISDIR(st.st_mode)))
+			snprintf(errbuf, errlen,
+				 "cannot write prometheus_file '%s': directory '%s' does not exist: create it, or set another [stats] prometheus_file",
+				 path, dir);
+		else
+			snprintf(errbuf, errlen,
+				 "cannot write prometheus_file '%s': %s: create its directory or set another [stats] prometheus_file",
+				 path, strerror(-err));
 		return err;
 	}
 	fclose(f);
