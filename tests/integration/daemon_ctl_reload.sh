@@ -25,6 +25,13 @@ out=$(ctl set nope 1 2>&1) && fail "unknown key accepted"
 out=$(ctl set target_nid 1 2>&1) && fail "lower-tier target_nid accepted"
 echo "$out" | grep -q "target_nid 1 must be a top-tier node" || fail "target_nid msg: $out"
 [ "$(ctl get freq_threshold)" = 3 ] || fail "failed set changed the config"
+# a conflict with another key blames the key being set
+out=$(ctl set low_wmark_pct 50 2>&1) && fail "low_wmark_pct above high_wmark_pct accepted"
+[ "$out" = "pghot ctl: key 'low_wmark_pct': value '50' must be below high_wmark_pct (10)" ] || fail "low_wmark_pct msg: $out"
+out=$(ctl set min_nr_regions 5000 2>&1) && fail "min_nr_regions above max_nr_regions accepted"
+[ "$out" = "pghot ctl: key 'min_nr_regions': value '5000' above max_nr_regions (1000)" ] || fail "min_nr_regions msg: $out"
+out=$(ctl set sample_us 10000000 2>&1) && fail "sample_us above aggr_us accepted"
+[ "$out" = "pghot ctl: key 'sample_us': value '10000000' above aggr_us (100000)" ] || fail "sample_us msg: $out"
 ok "ctl get/set"
 
 # SIGHUP: the file wins again

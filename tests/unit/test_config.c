@@ -134,6 +134,15 @@ static const struct bad bads[] = {
 	{ "[demotion]\nhigh_wmark_pct = 0\n", "t.conf:2: key 'high_wmark_pct': value '0' out of range 1..99 (high_wmark_pct)" },
 	{ "[demotion]\nlow_wmark_pct = 20\nhigh_wmark_pct = 10\n",
 	  "t.conf:3: key 'high_wmark_pct': value '10' must be above low_wmark_pct (20)" },
+	/* the key given last is the one blamed; one given alone is blamed */
+	{ "[demotion]\nhigh_wmark_pct = 60\nlow_wmark_pct = 70\n",
+	  "t.conf:3: key 'low_wmark_pct': value '70' must be below high_wmark_pct (60)" },
+	{ "[demotion]\nlow_wmark_pct = 50\n",
+	  "t.conf:2: key 'low_wmark_pct': value '50' must be below high_wmark_pct (10)" },
+	{ "[damon]\nmin_nr_regions = 5000\n",
+	  "t.conf:2: key 'min_nr_regions': value '5000' above max_nr_regions (1000)" },
+	{ "[damon]\nsample_us = 10000000\n",
+	  "t.conf:2: key 'sample_us': value '10000000' above aggr_us (100000)" },
 	{ "[demotion]\nrate_limit_MBps = 0\n", "t.conf:2: key 'rate_limit_MBps': value '0' out of range 1..1048576 (rate_limit_MBps)" },
 	{ "[stats]\ninterval_ms = 5\n", "t.conf:2: key 'interval_ms': value '5' out of range 100..3600000 (interval_ms)" },
 	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]" },
@@ -302,6 +311,39 @@ static void test_long_lines(void **state)
 	assert_int_equal(cfg.nr_pids, 1);
 }
 
+/* pghot ctl set: the key being set is the one blamed for a conflict. */
+static void test_set_conflict(void **state)
+{
+	static const struct {
+		const char *name, *value, *msg;
+	} cases[] = {
+		{ "low_wmark_pct", "50",
+		  "key 'low_wmark_pct': value '50' must be below high_wmark_pct (10)" },
+		{ "high_wmark_pct", "3",
+		  "key 'high_wmark_pct': value '3' must be above low_wmark_pct (5)" },
+		{ "min_nr_regions", "5000",
+		  "key 'min_nr_regions': value '5000' above max_nr_regions (1000)" },
+		{ "max_nr_regions", "5",
+		  "key 'max_nr_regions': value '5' below min_nr_regions (10)" },
+		{ "sample_us", "10000000",
+		  "key 'sample_us': value '10000000' above aggr_us (100000)" },
+		{ "aggr_us", "1000",
+		  "key 'aggr_us': value '1000' below sample_us (5000)" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cfg_init(&cfg);
+		cfg.file = NULL;
+		cfg.changed = cfg_find(cases[i].name);
+		assert_int_equal(cfg_set(&cfg, NULL, cases[i].name, cases[i].value, 0,
+					 err, sizeof(err)), 0);
+		assert_int_not_equal(cfg_finalize(&cfg, err, sizeof(err)), 0);
+		if (strcmp(err, cases[i].msg))
+			fail_msg("set %s %s: got '%s', want '%s'", cases[i].name,
+				 cases[i].value, err, cases[i].msg);
+	}
+}
+
 static void test_man(void **state)
 {
 	char *buf = NULL;
@@ -327,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_relative_cgroup),
 		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_set_conflict),
 		cmocka_unit_test(test_man),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -594,6 +594,33 @@ void cfg_init(struct pghotd_config *c)
 	memset(c->line, 0, sizeof(c->line));
 }
 
+/*
+ * Keys @lo (value @lv) and @hi (@hv) conflict. Blame the key being set by
+ * `pghot ctl set` if it is one of them, else the one given last in the
+ * file (@hi if neither or both on no line).
+ */
+static int conflict(const struct pghotd_config *c, const char *lo,
+		    uint64_t lv, const char *lo_verb, const char *hi,
+		    uint64_t hv, const char *hi_verb, char *errbuf,
+		    size_t errlen)
+{
+	const struct cfg_desc *dl = cfg_find(lo), *dh = cfg_find(hi);
+	int ll = c->line[desc_index(dl)], lh = c->line[desc_index(dh)];
+	bool blame_lo;
+
+	if (c->changed == dl || c->changed == dh)
+		blame_lo = c->changed == dl;
+	else
+		blame_lo = ll > lh;
+	if (blame_lo)
+		return fail(errbuf, errlen, c, ll,
+			    "key '%s': value '%" PRIu64 "' %s %s (%" PRIu64 ")",
+			    lo, lv, lo_verb, hi, hv);
+	return fail(errbuf, errlen, c, lh,
+		    "key '%s': value '%" PRIu64 "' %s %s (%" PRIu64 ")",
+		    hi, hv, hi_verb, lo, lv);
+}
+
 int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 {
 	size_t n, nt;
@@ -635,27 +662,18 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 	}
 	if (pghot_tunables_check(&c->tun, c->mode, msg, sizeof(msg)))
 		return fail(errbuf, errlen, c, 0, "%s", msg);
-	if (c->demote_low_wmark_pct >= c->demote_high_wmark_pct) {
-		const struct cfg_desc *d = cfg_find("high_wmark_pct");
-
-		return fail(errbuf, errlen, c, c->line[desc_index(d)],
-			    "key 'high_wmark_pct': value '%" PRIu64 "' must be above low_wmark_pct (%" PRIu64 ")",
-			    c->demote_high_wmark_pct, c->demote_low_wmark_pct);
-	}
-	if (c->min_nr_regions > c->max_nr_regions) {
-		const struct cfg_desc *d = cfg_find("max_nr_regions");
-
-		return fail(errbuf, errlen, c, c->line[desc_index(d)],
-			    "key 'max_nr_regions': value '%" PRIu64 "' below min_nr_regions (%" PRIu64 ")",
-			    c->max_nr_regions, c->min_nr_regions);
-	}
-	if (c->aggr_us < c->sample_us) {
-		const struct cfg_desc *d = cfg_find("aggr_us");
-
-		return fail(errbuf, errlen, c, c->line[desc_index(d)],
-			    "key 'aggr_us': value '%" PRIu64 "' below sample_us (%" PRIu64 ")",
-			    c->aggr_us, c->sample_us);
-	}
+	if (c->demote_low_wmark_pct >= c->demote_high_wmark_pct)
+		return conflict(c, "low_wmark_pct", c->demote_low_wmark_pct,
+				"must be below", "high_wmark_pct",
+				c->demote_high_wmark_pct, "must be above",
+				errbuf, errlen);
+	if (c->min_nr_regions > c->max_nr_regions)
+		return conflict(c, "min_nr_regions", c->min_nr_regions, "above",
+				"max_nr_regions", c->max_nr_regions, "below",
+				errbuf, errlen);
+	if (c->aggr_us < c->sample_us)
+		return conflict(c, "sample_us", c->sample_us, "above", "aggr_us",
+				c->aggr_us, "below", errbuf, errlen);
 	if (strlen(c->socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 		const struct cfg_desc *d = cfg_find("socket");
 

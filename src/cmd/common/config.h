@@ -68,6 +68,9 @@ struct pghotd_config {
 	uint32_t tun_set;		/* bit per pghot_tunable_descs() index */
 	int line[64];			/* per cfg_table() index: line set, or 0 */
 	const char *file;		/* for messages; borrowed */
+	/* the key `pghot ctl set` changes, blamed for a conflict with
+	 * another key; NULL: blame the key given last in the file */
+	const struct cfg_desc *changed;
 };
 
 enum cfg_type {

@@ -207,10 +207,12 @@ static void do_set(struct daemon *d, int fd, const char *name, const char *value
 	}
 	*nc = d->cfg;
 	nc->file = NULL;
+	nc->changed = desc;	/* blamed if it conflicts with another key */
 	if (cfg_set(nc, desc->section, desc->name, value, 0, err, sizeof(err)) ||
 	    daemon_apply(d, nc, err, sizeof(err))) {
 		out(fd, "ERR %s", err);
 	} else {
+		d->cfg.changed = NULL;
 		log_info("ctl: %s set to '%s'", desc->name, value);
 		out(fd, "OK");
 	}
