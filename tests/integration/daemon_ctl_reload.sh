@@ -48,11 +48,17 @@ kill -HUP "$DPID"
 wait_log "reload failed, keeping the old config: $T/pghot.conf:3: key 'freq_threshold': value '11' out of range 1..3 (freq_threshold)"
 [ "$(ctl get freq_threshold)" = 1 ] || fail "bad reload changed the config"
 kill -0 "$DPID" || fail "bad reload killed pghotd"
+# pghot ctl reload tells the reason too
+out=$(ctl reload 2>&1) && fail "ctl reload of a bad file succeeded"
+[ "$out" = "pghot ctl: reload failed, old config kept: $T/pghot.conf:3: key 'freq_threshold': value '11' out of range 1..3 (freq_threshold)" ] ||
+	fail "ctl reload of a bad file: $out"
 ok "bad reload keeps the old config"
 
 # restart-only keys keep their running value
 config "[engine]" "mode = precise" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
-ctl reload || fail "ctl reload"
+out=$(ctl reload 2>&1) || fail "ctl reload: $out"
+[ "$out" = "pghot ctl: key 'mode' changed to 'precise': needs a restart, keeping 'default' (not applied)" ] ||
+	fail "ctl reload of a restart-only key: $out"
 wait_log "key 'mode' changed to 'precise': needs a restart, keeping 'default'"
 [ "$(ctl get mode)" = default ] || fail "mode changed at run time"
 ok "restart-only keys"

@@ -60,6 +60,13 @@ static void print_value(void *arg, const char *line)
 		puts(line);
 }
 
+/* RELOAD's data lines: "note TEXT", a restart-only key not applied */
+static void print_note(void *arg, const char *line)
+{
+	fprintf(stderr, "pghot ctl: %s\n",
+		!strncmp(line, "note ", 5) ? line + 5 : line);
+}
+
 int cmd_ctl(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -142,7 +149,11 @@ int cmd_ctl(int argc, char **argv)
 	fd = pghot_ctl_connect("ctl", socket, config);
 	if (fd < 0)
 		return 1;
-	ret = proto_request(fd, req, print_value, &value_only, err, sizeof(err));
+	if (!strcmp(verb, "reload"))
+		ret = proto_request(fd, req, print_note, NULL, err, sizeof(err));
+	else
+		ret = proto_request(fd, req, print_value, &value_only, err,
+				    sizeof(err));
 	close(fd);
 	if (ret) {
 		fprintf(stderr, "pghot ctl: %s\n", err);

@@ -273,11 +273,21 @@ static bool handle_line(struct daemon *d, int i, const char *line, size_t len)
 	case PROTO_MSG_RELOAD: {
 		uint64_t fails = d->st.reload_failures;
 
+		d->apply_notes[0] = '\0';
 		daemon_reload(d);
-		if (d->st.reload_failures != fails)
-			out(c->fd, "ERR reload failed, old config kept (see the log)");
-		else
-			out(c->fd, "OK");
+		if (d->st.reload_failures != fails) {
+			out(c->fd, "ERR reload failed, old config kept: %s",
+			    d->reload_err[0] ? d->reload_err : "see the log");
+			break;
+		}
+		/* restart-only keys that changed: one data line each */
+		for (char *p = d->apply_notes, *nl; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				break;
+			out(c->fd, "note %.*s", (int)(nl - p), p);
+		}
+		out(c->fd, "OK");
 		break;
 	}
 	}

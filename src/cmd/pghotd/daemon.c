@@ -915,6 +915,7 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 	int err;
 
 	/* keys that need a restart keep their running value */
+	d->apply_notes[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		char a[CFG_PATH_LEN], b[CFG_PATH_LEN], e[256];
 
@@ -926,6 +927,13 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 			continue;
 		log_warn("key '%s' changed to '%s': needs a restart, keeping '%s'",
 			 t[i].name, b, a);
+		{
+			size_t l = strlen(d->apply_notes);
+
+			snprintf(d->apply_notes + l, sizeof(d->apply_notes) - l,
+				 "key '%s' changed to '%.64s': needs a restart, keeping '%.64s' (not applied)\n",
+				 t[i].name, b, a);
+		}
 		cfg_set(nc, t[i].section, t[i].name, a, 0, e, sizeof(e));
 	}
 	nc->file = NULL;
@@ -996,8 +1004,12 @@ void daemon_reload(struct daemon *d)
 	char msg[128];
 
 	d->reload = false;
-	if (!nc)
+	d->reload_err[0] = '\0';
+	if (!nc) {
+		d->st.reload_failures++;
+		snprintf(d->reload_err, sizeof(d->reload_err), "out of memory");
 		return;
+	}
 	snprintf(msg, sizeof(msg), "RELOADING=1\nMONOTONIC_USEC=%" PRIu64,
 		 now_ms() * 1000);
 	sd_notify(0, msg);
@@ -1006,6 +1018,7 @@ void daemon_reload(struct daemon *d)
 	    daemon_apply(d, nc, err, sizeof(err))) {
 		d->st.reload_failures++;
 		log_err("reload failed, keeping the old config: %s", err);
+		snprintf(d->reload_err, sizeof(d->reload_err), "%s", err);
 	} else {
 		log_info("reloaded %s", d->config_path ? d->config_path : "(defaults)");
 	}

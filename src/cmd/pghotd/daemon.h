@@ -97,6 +97,10 @@ struct daemon {
 	size_t nr_cands;
 	bool demote_wanted;		/* a top-tier node is below low wmark */
 	bool stop, reload;
+	/* the last daemon_apply(): restart-only keys it did not apply, one
+	 * per line; the last failed reload: its reason (for the ctl client) */
+	char apply_notes[1024];
+	char reload_err[1024];
 	uint64_t rng;			/* sampling offsets (xorshift) */
 	size_t poll_budget;		/* pages left in this source poll */
 	uint64_t bad_nid_log_ms;	/* last 'not a node' warning */
