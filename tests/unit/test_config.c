@@ -110,7 +110,11 @@ static const struct bad bads[] = {
 	{ "[engine]\nthis is not ini\n",
 	  "t.conf:2: syntax error: expected '[section]', 'key = value' or a '#' comment" },
 	{ "[targets]\npids = 12 abc\n",
-	  "t.conf:2: key 'pids': value 'abc' out of range 1..4194304 (pids)" },
+	  "t.conf:2: key 'pids': value 'abc' is not a number (pids: process ids 1..4194304)" },
+	{ "[targets]\npids = 12x\n",
+	  "t.conf:2: key 'pids': value '12x' is not a number (pids: process ids 1..4194304)" },
+	{ "[targets]\npids = 99999999999\n",
+	  "t.conf:2: key 'pids': value '99999999999' out of range 1..4194304 (pids)" },
 	{ "[targets]\npids = 0\n", "t.conf:2: key 'pids': value '0' out of range 1..4194304 (pids)" },
 	{ "[targets]\ncomm = averyveryverylongname\n",
 	  "t.conf:2: key 'comm': value 'averyveryverylongname' longer than 15 characters (the kernel keeps 15 in /proc/PID/comm)" },
@@ -129,7 +133,12 @@ static const struct bad bads[] = {
 	{ "[engine]\nenabled_sources = feed\n",
 	  "t.conf: source 'feed' is enabled but [feed] path is empty: set path = FILE, FIFO or socket" },
 	{ "[demotion]\nenabled = maybe\n",
-	  "t.conf:2: key 'enabled': value 'maybe' not allowed; allowed values: true, false" },
+	  "t.conf:2: key 'enabled': value 'maybe' not allowed; allowed values (any case): true, false, yes, no, on, off, 1, 0" },
+	/* a value is quoted as written */
+	{ "[engine]\nfreq_threshold = 010\n",
+	  "t.conf:2: key 'freq_threshold': value '010' out of range 1..3 (freq_threshold)" },
+	{ "[engine]\nfreq_threshold = 0x0a\n",
+	  "t.conf:2: key 'freq_threshold': value '0x0a' out of range 1..3 (freq_threshold)" },
 	{ "[demotion]\nlow_wmark_pct = 100\n", "t.conf:2: key 'low_wmark_pct': value '100' out of range 1..99 (low_wmark_pct)" },
 	{ "[demotion]\nhigh_wmark_pct = 0\n", "t.conf:2: key 'high_wmark_pct': value '0' out of range 1..99 (high_wmark_pct)" },
 	{ "[demotion]\nlow_wmark_pct = 20\nhigh_wmark_pct = 10\n",
@@ -240,6 +249,8 @@ static void test_numbers(void **state)
 	assert_int_equal(cfg.rescan_ms, 800);
 	assert_int_equal(parse("[targets]\nrescan_ms = 0x3e8\n"), 0);
 	assert_int_equal(cfg.rescan_ms, 1000);
+	assert_int_equal(parse("[targets]\npids = 0x10\n"), 0);
+	assert_int_equal(cfg.pids[0], 16);
 	assert_int_equal(parse("[targets]\npids = 010\n"), 0);
 	assert_int_equal(cfg.pids[0], 10);
 	assert_int_equal(parse("[engine]\nfreq_threshold = 03\n"), 0);
@@ -344,6 +355,26 @@ static void test_set_conflict(void **state)
 	}
 }
 
+/* Booleans: the values the parser takes are the ones the docs list. */
+static void test_bools(void **state)
+{
+	static const char *const yes[] = { "true", "TRUE", "yes", "Yes", "on", "1" };
+	static const char *const no[] = { "false", "False", "no", "NO", "off", "0" };
+	char text[128];
+	const struct cfg_desc *d = cfg_find("demotion.enabled");
+
+	for (size_t i = 0; i < 6; i++) {
+		snprintf(text, sizeof(text), "[demotion]\nenabled = %s\n", yes[i]);
+		assert_int_equal(parse(text), 0);
+		assert_true(cfg.demote_enabled);
+		snprintf(text, sizeof(text), "[demotion]\nenabled = %s\n", no[i]);
+		assert_int_equal(parse(text), 0);
+		assert_false(cfg.demote_enabled);
+	}
+	cfg_describe_range(d, PGHOT_MODE_DEFAULT, text, sizeof(text));
+	assert_string_equal(text, "true, false, yes, no, on, off, 1, 0 (any case)");
+}
+
 static void test_man(void **state)
 {
 	char *buf = NULL;
@@ -370,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_relative_cgroup),
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_set_conflict),
+		cmocka_unit_test(test_bools),
 		cmocka_unit_test(test_man),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -306,7 +306,7 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 			snprintf(buf, len, "?");
 		break;
 	case CFG_BOOL:
-		snprintf(buf, len, "true, false");
+		snprintf(buf, len, "true, false, yes, no, on, off, 1, 0 (any case)");
 		break;
 	case CFG_MODE:
 		snprintf(buf, len, "default, precise");
@@ -448,6 +448,15 @@ static int set_value(struct pghotd_config *c, const char *section,
 				    d->name, value, range, d->name);
 		tun_put(&c->tun, td, v);
 		c->tun_set |= 1u << idx;
+		{
+			const char *q = value + strspn(value, " \t");
+			size_t l = strlen(q);
+
+			while (l && isspace((unsigned char)q[l - 1]))
+				l--;
+			snprintf(c->tun_text[idx], sizeof(c->tun_text[idx]), "%.*s",
+				 (int)l, q);
+		}
 		return 0;
 	}
 	case CFG_BOOL:
@@ -459,7 +468,7 @@ static int set_value(struct pghotd_config *c, const char *section,
 			*(bool *)f = false;
 		else
 			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' not allowed; allowed values: true, false",
+				    "key '%s': value '%s' not allowed; allowed values (any case): true, false, yes, no, on, off, 1, 0",
 				    d->name, value);
 		return 0;
 	case CFG_STRING:
@@ -522,6 +531,10 @@ static int set_value(struct pghotd_config *c, const char *section,
 				break;
 			l = strcspn(p, ", \t");
 			snprintf(tok, sizeof(tok), "%.*s", (int)(l < 31 ? l : 31), p);
+			if (l <= 31 && parse_u64(tok, &v) == -EINVAL)
+				return fail(errbuf, errlen, c, line,
+					    "key '%s': value '%s' is not a number (%s: process ids 1..4194304)",
+					    d->name, tok, d->name);
 			if (l > 10 || parse_u64(tok, &v) || v < 1 || v > 4194304)
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': value '%s' out of range 1..4194304 (%s)",
@@ -643,6 +656,7 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 		const struct pghot_tunable_desc *e;
 		uint64_t v;
 		char range[64], val[32];
+		size_t ti;
 
 		if (t[i].type != CFG_TUNABLE || !(e = tdesc(&t[i], NULL)))
 			continue;
@@ -652,7 +666,10 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 				 : (v >= e->min[c->mode] && v <= e->max[c->mode]))
 			continue;
 		cfg_describe_range(&t[i], c->mode, range, sizeof(range));
-		if (e->is_signed)
+		if (tdesc(&t[i], &ti) && (c->tun_set & (1u << ti)) &&
+		    c->tun_text[ti][0])	/* as written: 010, 0x0a */
+			snprintf(val, sizeof(val), "%s", c->tun_text[ti]);
+		else if (e->is_signed)
 			snprintf(val, sizeof(val), "%" PRId64, (int64_t)v);
 		else
 			snprintf(val, sizeof(val), "%" PRIu64, v);

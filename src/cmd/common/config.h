@@ -66,6 +66,7 @@ struct pghotd_config {
 
 	/* bookkeeping: which engine tunables were given, and where */
 	uint32_t tun_set;		/* bit per pghot_tunable_descs() index */
+	char tun_text[32][24];		/* each tunable as written, for messages */
 	int line[64];			/* per cfg_table() index: line set, or 0 */
 	const char *file;		/* for messages; borrowed */
 	/* the key `pghot ctl set` changes, blamed for a conflict with
@@ -75,7 +76,7 @@ struct pghotd_config {
 
 enum cfg_type {
 	CFG_UINT = 0,	/* uint64_t within min..max */
-	CFG_BOOL,	/* true/false, yes/no, on/off, 1/0 */
+	CFG_BOOL,	/* true/false, yes/no, on/off, 1/0, any case */
 	CFG_STRING,	/* char[CFG_PATH_LEN] */
 	CFG_MODE,	/* default|precise */
 	CFG_SOURCES,	/* list of source names */
