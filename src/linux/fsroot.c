@@ -92,14 +92,26 @@ int nodelist_parse(const char *s, struct nodemask *ret)
 {
 	struct nodemask m = { 0 };
 	const char *p = s;
+	bool want = false;	/* after a ',': an element must follow */
+	bool any = false;
 
 	while (*p) {
 		unsigned long a, b;
 
-		if (*p == ',' || isspace((unsigned char)*p)) {
+		if (isspace((unsigned char)*p)) {
 			p++;
 			continue;
 		}
+		if (*p == ',') {
+			/* ",1", "1,,2": an empty element */
+			if (want || !any)
+				return -EINVAL;
+			want = true;
+			p++;
+			continue;
+		}
+		want = false;
+		any = true;
 		if (parse_num(&p, &a))
 			return -EINVAL;
 		b = a;
@@ -113,6 +125,8 @@ int nodelist_parse(const char *s, struct nodemask *ret)
 		for (unsigned long i = a; i <= b; i++)
 			nodemask_set(&m, (unsigned int)i);
 	}
+	if (want)	/* "1," */
+		return -EINVAL;
 	*ret = m;
 	return 0;
 }

@@ -167,6 +167,17 @@ static void test_nodelist(void **state)
 	assert_int_equal(nodelist_parse("1,,x", &m), -EINVAL);
 	assert_int_equal(nodelist_parse("1024", &m), -EINVAL);
 	assert_int_equal(nodelist_parse("1-", &m), -EINVAL);
+	/* an empty element is a mistake, not "no node" */
+	assert_int_equal(nodelist_parse("1,,2", &m), -EINVAL);
+	assert_int_equal(nodelist_parse(",", &m), -EINVAL);
+	assert_int_equal(nodelist_parse(",1", &m), -EINVAL);
+	assert_int_equal(nodelist_parse("1,", &m), -EINVAL);
+	assert_int_equal(nodelist_parse("1, ,2", &m), -EINVAL);
+	/* blanks around elements and a sysfs newline are fine */
+	assert_int_equal(nodelist_parse(" 1, 2\n", &m), 0);
+	assert_int_equal(nodemask_weight(&m), 2);
+	assert_int_equal(nodelist_parse("\n", &m), 0);
+	assert_int_equal(nodemask_weight(&m), 0);
 }
 
 int main(void)
