@@ -379,6 +379,19 @@ static void test_bools(void **state)
 	assert_string_equal(text, "true, false, yes, no, on, off, 1, 0 (any case)");
 }
 
+/* Inline comments: ';' (libinih) or '#', after a blank. */
+static void test_inline_comments(void **state)
+{
+	assert_int_equal(parse("[engine]\nfreq_threshold = 3 # three\nsleep_ms = 60 ; sixty\n"
+			       "[targets]\npids = 1 2\t# two pids\n"), 0);
+	assert_int_equal(cfg.tun.freq_threshold, 3);
+	assert_int_equal(cfg.tun.sleep_ms, 60);
+	assert_int_equal(cfg.nr_pids, 2);
+	/* not after a blank: part of the value */
+	assert_int_equal(parse("[stats]\nprometheus_file = /a#b\n"), 0);
+	assert_string_equal(cfg.prometheus_file, "/a#b");
+}
+
 static void test_man(void **state)
 {
 	char *buf = NULL;
@@ -406,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_set_conflict),
 		cmocka_unit_test(test_bools),
+		cmocka_unit_test(test_inline_comments),
 		cmocka_unit_test(test_man),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

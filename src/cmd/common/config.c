@@ -770,6 +770,28 @@ struct parse_ctx {
 	int err_line;
 };
 
+/*
+ * libinih ends a value at an inline ';' after a blank; do the same for '#'
+ * (a line comment may start with either). Returns @value or @buf.
+ */
+static const char *strip_hash_comment(const char *value, char *buf,
+				      size_t len)
+{
+	const char *h;
+	size_t l;
+
+	for (h = value; (h = strchr(h, '#')); h++)
+		if (h > value && (h[-1] == ' ' || h[-1] == '\t'))
+			break;
+	if (!h)
+		return value;
+	l = (size_t)(h - value);
+	while (l && (value[l - 1] == ' ' || value[l - 1] == '\t'))
+		l--;
+	snprintf(buf, len, "%.*s", (int)l, value);
+	return buf;
+}
+
 #define SYNTAX_ERROR "syntax error: expected '[section]', 'key = value' or a '#' comment"
 
 static int handler(void *user, const char *section, const char *name,
@@ -778,6 +800,7 @@ static int handler(void *user, const char *section, const char *name,
 	struct parse_ctx *p = user;
 	size_t n;
 	const struct cfg_desc *t = cfg_table(&n);
+	char vbuf[256];
 
 	if (p->err)
 		return 0;
@@ -788,13 +811,14 @@ static int handler(void *user, const char *section, const char *name,
 		p->err = fail(p->errbuf, p->errlen, p->c, p->r->line, SYNTAX_ERROR);
 		return 0;
 	}
+	value = strip_hash_comment(value ? value : "", vbuf, sizeof(vbuf));
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(t[i].section, section) && !strcmp(t[i].name, name) &&
 		    p->c->line[i] > 0) {
 			/* lists: a repeated key or an indented line adds */
 			if (t[i].type == CFG_PIDLIST || t[i].type == CFG_COMMLIST) {
 				p->err = set_value(p->c, section, name,
-						   value ? value : "", p->r->line,
+						   value, p->r->line,
 						   true, p->errbuf, p->errlen);
 				return !p->err;
 			}
@@ -810,8 +834,6 @@ static int handler(void *user, const char *section, const char *name,
 					      name, p->c->line[i]);
 			return 0;
 		}
-	if (!value)
-		value = "";
 	p->err = cfg_set(p->c, section, name, value, p->r->line, p->errbuf,
 			 p->errlen);
 	if (p->err == -ENOENT)
@@ -996,7 +1018,8 @@ void cfg_write_man(FILE *f)
 	      ".SH SYNOPSIS\n/etc/pghot/pghot.conf\n"
 	      ".SH DESCRIPTION\n"
 	      "An INI file: \\fB[section]\\fR headers, \\fIkey\\fR = \\fIvalue\\fR lines, "
-	      "comments starting with \\fB#\\fR or \\fB;\\fR. A line holds at most 198 characters. "
+	      "comments starting with \\fB#\\fR or \\fB;\\fR, also after a value when a blank precedes them "
+	      "(\\fIkey\\fR = \\fIvalue\\fR  # \\fIcomment\\fR). A line holds at most 198 characters. "
 	      "Unknown sections and keys, and a key given twice, are errors, except \\fBpids\\fR and \\fBcomm\\fR: "
 	      "each of their lines, and each indented line below them, adds to the list. "
 	      "Check a file with \\fBpghotd \\-\\-check\\-config\\fR \\fIFILE\\fR: it prints "
