@@ -32,6 +32,11 @@ out=$(ctl set min_nr_regions 5000 2>&1) && fail "min_nr_regions above max_nr_reg
 [ "$out" = "pghot ctl: key 'min_nr_regions': value '5000' above max_nr_regions (1000)" ] || fail "min_nr_regions msg: $out"
 out=$(ctl set sample_us 10000000 2>&1) && fail "sample_us above aggr_us accepted"
 [ "$out" = "pghot ctl: key 'sample_us': value '10000000' above aggr_us (100000)" ] || fail "sample_us msg: $out"
+# an empty value, as 'key =' in the file
+ctl set enabled_sources "" || fail "set enabled_sources ''"
+[ "$(ctl get enabled_sources)" = "" ] || fail "set enabled_sources '' did not apply"
+wait_log "source 'feed' stopped"
+ctl set enabled_sources feed || fail "set enabled_sources feed"
 ok "ctl get/set"
 
 # SIGHUP: the file wins again

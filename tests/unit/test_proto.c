@@ -35,6 +35,12 @@ static void test_good(void **state)
 	assert_int_equal(r.msg, PROTO_MSG_SET);
 	assert_string_equal(r.name, "comm");
 	assert_string_equal(r.value, "redis memcached");
+	/* no value: the empty value, as 'key =' in the file */
+	assert_int_equal(parse("SET enabled_sources", &r, err), 0);
+	assert_string_equal(r.name, "enabled_sources");
+	assert_string_equal(r.value, "");
+	assert_int_equal(parse("SET pids  ", &r, err), 0);
+	assert_string_equal(r.value, "");
 	assert_int_equal(parse("RELOAD", &r, err), 0);
 	assert_int_equal(parse("PING", &r, err), 0);
 	assert_int_equal(parse("QUIT", &r, err), 0);
@@ -45,7 +51,7 @@ static void test_bad(void **state)
 {
 	static const char *const bad[] = {
 		"", "HELLO", "stats", "PROTOCOL", "PROTOCOL x", "PROTOCOL 1 2",
-		"PROTOCOL 99999999999", "STATS now", "GET a b", "SET", "SET a",
+		"PROTOCOL 99999999999", "STATS now", "GET a b", "SET",
 		"RELOAD x", "PROTOCOL -1",
 	};
 	struct proto_req r;

@@ -21,7 +21,7 @@ static const struct {
 	{ "PING", PROTO_MSG_PING, 0, 0 },
 	{ "STATS", PROTO_MSG_STATS, 0, 0 },
 	{ "GET", PROTO_MSG_GET, 0, 1 },
-	{ "SET", PROTO_MSG_SET, 2, -1 },
+	{ "SET", PROTO_MSG_SET, 1, -1 },
 	{ "RELOAD", PROTO_MSG_RELOAD, 0, 0 },
 };
 
@@ -114,10 +114,7 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *ret,
 			}
 			break;
 		}
-		if (p == end) {
-			snprintf(errbuf, errlen, "SET needs a value");
-			return -EINVAL;
-		}
+		/* no value: the empty value, as 'key =' in the file */
 		if ((size_t)(end - p) >= sizeof(r.value)) {
 			snprintf(errbuf, errlen, "value too long");
 			return -EINVAL;
