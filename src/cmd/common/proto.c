@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -210,6 +211,17 @@ int proto_connect(const char *path, char *errbuf, size_t errlen)
 	}
 	strcpy(sa.sun_path, path);
 	strcpy(client_path, path);
+	{
+		struct stat st;
+
+		/* connect() would say "Connection refused" */
+		if (!stat(path, &st) && !S_ISSOCK(st.st_mode)) {
+			snprintf(errbuf, errlen,
+				 "'%s' is not a pghotd socket (not a socket file): see [stats] socket, or pass --socket",
+				 path);
+			return -ENOTSOCK;
+		}
+	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;

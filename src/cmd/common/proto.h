@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #define PGHOT_PROTO_VERSION 1	/* bump the version on any wire change */
+#define PGHOT_VERSION "0.1"	/* of pghot and pghotd (--version) */
 #define PROTO_LINE_MAX 2048
 
 /* Messages, numbered in blocks by area (as tmux-protocol.h). */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/common/proto.h"
 #include "cmd/pghot/cmds.h"
 
 static const struct pghot_cmd cmds[] = {
@@ -20,7 +21,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: pghot COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "\n'pghot COMMAND --help' describes each one.\n");
+	fprintf(f, "\n'pghot COMMAND --help' describes each one; 'pghot --version' prints the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -31,6 +32,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("pghot %s (protocol %d)\n", PGHOT_VERSION, PGHOT_PROTO_VERSION);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)

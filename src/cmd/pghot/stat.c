@@ -123,6 +123,7 @@ int cmd_stat(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
+		fprintf(stderr, "pghot stat: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
 		return 2;
 	}

@@ -203,6 +203,18 @@ int cmd_topology(int argc, char **argv)
 		topology_release(&t);
 		goto out;
 	}
+	if (nodemask_weight(&cfg->lower_tier_nodes)) {
+		bool top = false;
+
+		for (size_t i = 0; i < t.nr_nodes; i++)
+			if (t.nodes[i].has_memory && !t.nodes[i].lower)
+				top = true;
+		if (!top) {
+			nodelist_format(&cfg->lower_tier_nodes, err, sizeof(err));
+			fprintf(stderr, "pghot topology: warning: lower_tier_nodes %s leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start\n",
+				err);
+		}
+	}
 	if (json)
 		ret = print_json(&t);
 	else {

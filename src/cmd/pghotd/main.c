@@ -12,6 +12,7 @@
 
 #include "cmd/common/config.h"
 #include "cmd/common/log.h"
+#include "cmd/common/proto.h"
 #include "cmd/pghotd/daemon.h"
 
 static void usage(FILE *f)
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 	      "      --pid N            manage process N (repeatable; replaces [targets] pids)\n"
 	      "      --socket PATH      control socket (replaces [stats] socket)\n"
 	      "      --foreground       accepted for compatibility: pghotd never forks\n"
-	      "      --once-ms N        stop after N ms (tests, experiments)\n"
+	      "      --once-ms N        stop after N ms, N >= 1 (tests, experiments)\n"
 	      "  -v, --verbose          log debug details too\n"
 	      "      --dump-config-man  print pghot.conf(5) generated from the config table\n"
 	      "\n"
@@ -118,7 +119,7 @@ int main(int argc, char **argv)
 		case OPT_FG:
 			break;
 		case OPT_ONCE:
-			if (parse_num("--once-ms", optarg, 0, 1L << 40, &v))
+			if (parse_num("--once-ms", optarg, 1, 1L << 40, &v))
 				return 2;
 			d.ov.once_ms = (uint64_t)v;
 			break;
@@ -142,7 +143,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case OPT_VERSION:
-			printf("pghotd 0.1 (protocol %d)\n", 1);
+			printf("pghotd %s (protocol %d)\n", PGHOT_VERSION,
+			       PGHOT_PROTO_VERSION);
 			return 0;
 		case OPT_MAN:
 			cfg_write_man(stdout);
