@@ -59,6 +59,22 @@ int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret)
 	return 0;
 }
 
+int proc_is_kthread(const char *procfs, pid_t pid)
+{
+	char buf[1024], *p;
+	unsigned int flags;
+	int err;
+
+	err = fsr_read(procfs, buf, sizeof(buf), "%d/stat", (int)pid);
+	if (err < 0)
+		return err;
+	/* after "(comm)": state ppid pgrp session tty_nr tpgid flags */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) != 1)
+		return -EINVAL;
+	return (flags & 0x00200000u) ? 1 : 0;	/* PF_KTHREAD */
+}
+
 int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes)
 {
 	char buf[4096], *p;

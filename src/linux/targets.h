@@ -49,6 +49,9 @@ struct target {
  * Return: 0 or -EINVAL. */
 int proc_parse_stat(const char *text, char ret_comm[16], uint64_t *ret_start);
 int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret);
+/* 1 if /proc/PID/stat's flags have PF_KTHREAD (no user memory), 0 if
+ * not, or -errno. */
+int proc_is_kthread(const char *procfs, pid_t pid);
 /* VmRSS of /proc/PID/status, bytes; -ENOENT for kernel threads. */
 int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes);
 

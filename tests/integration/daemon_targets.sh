@@ -63,3 +63,14 @@ start --migrator=dry-run --pid 300
 [ "$(stat_of targets)" = 1 ] || fail "--pid: targets $(stat_of targets)"
 stop
 ok "--pid overrides [targets] pids"
+
+# a kernel thread named by pid: a warning, it has no user memory
+proc 2 kthreadd 0
+sed -i 's/^2 (kthreadd) S 1 2 2 0 -1 4194304 /2 (kthreadd) S 0 0 0 0 -1 2129984 /' "$T/proc/2/stat"
+sed -i '/^VmRSS/d' "$T/proc/2/status"
+config "${base[@]}" "[targets]" "pids = 300 2"
+start --migrator=dry-run
+wait_log "warning: target pid 2 (kthreadd) is a kernel thread: it has no user memory to promote"
+grep -qF "target pid 300 " "$T/log" && fail "pid 300 called a kernel thread"
+stop
+ok "a kernel thread as a target: warning"

@@ -65,3 +65,21 @@ start --migrator=dry-run
 wait_log "promoting from node 2 to node 1"
 stop
 ok "3 nodes: target_nid checked"
+
+# every node lower: a warning that no top-tier node remains
+machine 2node-tiers
+out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 0,1 2>&1 >/dev/null) || fail "topology --lower-tier-nodes 0,1 failed"
+[ "$out" = "pghot topology: warning: lower_tier_nodes 0-1 leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start" ] ||
+	fail "every node lower: '$out'"
+out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 1 2>&1 >/dev/null)
+[ -z "$out" ] || fail "a top-tier node remains, yet: $out"
+ok "topology: every node lower is warned about"
+
+# ... and pghotd refuses it with the same reason
+proc 4242 worker 1024
+touch "$T/feed"
+config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 0,1" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 >"$T/log" 2>&1 && fail "every node lower accepted"
+grep -qF "pghotd: error: lower_tier_nodes 0-1 leaves no top-tier node with memory: nowhere to promote to. Name only the CPU-less (CXL) nodes, see \`pghot topology\`" "$T/log" ||
+	fail "every node lower: pghotd message"
+ok "pghotd: every node lower is refused as such"

@@ -694,6 +694,19 @@ static int engine_create(struct daemon *d, char *errbuf, size_t errlen)
 	return err;
 }
 
+/* Kernel threads named by pid have no user memory: say so, keep them. */
+static void warn_kthreads(const char *procfs, const pid_t *pids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct target_id id;
+
+		if (proc_is_kthread(procfs, pids[i]) == 1 &&
+		    !proc_read_identity(procfs, pids[i], &id))
+			log_warn("target pid %d (%s) is a kernel thread: it has no user memory to promote",
+				 (int)pids[i], id.comm);
+	}
+}
+
 int daemon_setup(struct daemon *d)
 {
 	struct target_spec spec;
@@ -756,6 +769,19 @@ int daemon_setup(struct daemon *d)
 		return log_ret(-ENODEV, LOG_ERR,
 			       "no lower-tier node: every node with memory is in the top tier (%s); nothing to promote from. See `pghot topology`; if your CXL node is in the DRAM tier, set lower_tier_nodes",
 			       topology_tier_source_name(d->topo.tier_source));
+	{
+		bool top = false;
+
+		for (size_t i = 0; i < d->topo.nr_nodes; i++)
+			if (d->topo.nodes[i].has_memory && !d->topo.nodes[i].lower)
+				top = true;
+		if (!top) {
+			nodelist_format(&d->cfg.lower_tier_nodes, err, sizeof(err));
+			return log_ret(-ENODEV, LOG_ERR,
+				       "lower_tier_nodes %s leaves no top-tier node with memory: nowhere to promote to. Name only the CPU-less (CXL) nodes, see `pghot topology`",
+				       err);
+		}
+	}
 	for (size_t i = 0; i < d->topo.nr_nodes; i++) {
 		const struct topo_node *n = &d->topo.nodes[i];
 
@@ -792,6 +818,7 @@ int daemon_setup(struct daemon *d)
 			    sizeof(err));
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
+	warn_kthreads(d->cfg.procfs_root, spec.pids, spec.nr_pids);
 	targets_rescan(d);
 	if (!d->nr_targets)
 		log_warn("no process matches the targets yet; looking again every %" PRIu64 " ms",
@@ -888,6 +915,7 @@ static int targets_check_new(struct daemon *d, const struct pghotd_config *nc,
 	struct target_spec spec = { .cgroup = "" };
 	pid_t added[CFG_MAX_PIDS];
 	size_t k = 0;
+	int err;
 
 	for (size_t i = 0; i < nc->nr_pids; i++)
 		if (!explicit_pid(d, nc->pids[i]))
@@ -901,8 +929,11 @@ static int targets_check_new(struct daemon *d, const struct pghotd_config *nc,
 			 "no targets: set pids, comm, cgroup or min_rss_mb in [targets], or pass --pid N");
 		return -EINVAL;
 	}
-	return targets_check(nc->procfs_root, nc->sysfs_root, &spec, errbuf,
-			     errlen);
+	err = targets_check(nc->procfs_root, nc->sysfs_root, &spec, errbuf,
+			    errlen);
+	if (!err)
+		warn_kthreads(nc->procfs_root, added, k);
+	return err;
 }
 
 int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
