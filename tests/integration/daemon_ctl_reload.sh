@@ -76,13 +76,13 @@ s.sendall(b"PROTOCOL 99\n"); print(s.recv(200).decode().strip())
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(b"STATS\n"); print(s.recv(200).decode().strip())
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-s.sendall(b"PROTOCOL 1\nFROB\nPING\n")
+s.sendall(b"PROTOCOL 2\nFROB\nPING\n")
 import time; time.sleep(0.2); print(s.recv(200).decode().strip().replace("\n", "|"))
 PY
 )
-echo "$out" | grep -qxF "ERR protocol version mismatch: pghotd speaks 1, client 99; use the pghot of the same release" || fail "version: $out"
-echo "$out" | grep -qxF "ERR expected 'PROTOCOL 1' first" || fail "handshake: $out"
-echo "$out" | grep -qxF "OK pghotd 1|ERR unknown command 'FROB'|OK" || fail "session: $out"
+echo "$out" | grep -qxF "ERR protocol version mismatch: pghotd speaks 2, client 99; use the pghot of the same release" || fail "version: $out"
+echo "$out" | grep -qxF "ERR expected 'PROTOCOL 2' first" || fail "handshake: $out"
+echo "$out" | grep -qxF "OK pghotd 2|ERR unknown command 'FROB'|OK" || fail "session: $out"
 ok "protocol handshake"
 
 # a second daemon on the same socket is refused

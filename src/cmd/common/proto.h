@@ -11,6 +11,9 @@
  * Data lines of STATS: "<name> <value>" (counters, numbers) and
  * "target <pid> <pages_recorded> <pages_promoted> <pages_demoted> <comm>".
  * Data lines of GET: "<section>.<name> <value>" (value may contain spaces).
+ * Data lines of RELOAD and SET: "note <text>" (e.g. a restart-only key that
+ * was not applied).
+ * Version 2: SET <name> with no value sets the empty value; note lines.
  *
  * Any incompatible change to a message or its answer: bump the version.
  */
@@ -19,7 +22,7 @@
 
 #include <stddef.h>
 
-#define PGHOT_PROTO_VERSION 1	/* bump the version on any wire change */
+#define PGHOT_PROTO_VERSION 2	/* bump the version on any wire change */
 #define PGHOT_VERSION "0.1"	/* of pghot and pghotd (--version) */
 #define PROTO_LINE_MAX 2048
 
