@@ -81,20 +81,7 @@ struct damon_src {
 /* ------------------------------------------------------------------ */
 /* Messages                                                            */
 
-static void slog(struct damon_src *s, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void slog(struct damon_src *s, int level, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	if (!s->log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	s->log(s->log_arg, level, msg);
-}
+#define slog(o, level, ...) src_logf((o)->log, (o)->log_arg, level, __VA_ARGS__)
 
 static int seterr(char *errbuf, size_t errlen, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

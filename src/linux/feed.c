@@ -148,20 +148,7 @@ struct feed {
 	int nr;
 };
 
-static void feed_log(struct feed *f, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void feed_log(struct feed *f, int level, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (!f->log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	f->log(f->log_arg, level, msg);
-}
+#define feed_log(o, level, ...) src_logf((o)->log, (o)->log_arg, level, __VA_ARGS__)
 
 static void malformed(struct feed *f, struct feed_conn *c, const char *raw,
 		      size_t len)

@@ -16,6 +16,7 @@
 #include <numaif.h>
 
 #include "linux/migrator.h"
+#include "linux/source.h"
 
 #define STATUS_UNSET INT_MIN
 #define CHUNK 1024
@@ -62,20 +63,7 @@ void migrator_init(struct migrator *m)
 	m->page_shift = 12;
 }
 
-static void mlog(struct migrator *m, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void mlog(struct migrator *m, int level, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	if (!m->log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	m->log(m->log_arg, level, msg);
-}
+#define mlog(o, level, ...) src_logf((o)->log, (o)->log_arg, level, __VA_ARGS__)
 
 int migrator_query(struct migrator *m, pid_t pid, void **addrs, size_t n,
 		   int *ret_status)

@@ -34,6 +34,18 @@ struct src_report {
 	bool cold;		/* no access: a demotion candidate */
 };
 
+/* Where the backends log: @level is a syslog level, @msg one line without
+ * a newline. */
+typedef void (*src_log_fn)(void *arg, int level, const char *msg);
+
+/**
+ * src_logf() - format a message and hand it to @fn (nothing if @fn is NULL).
+ * Messages longer than 1023 bytes are cut. Shared by every backend in
+ * src/linux so that each need not format its own.
+ */
+void src_logf(src_log_fn fn, void *arg, int level, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Called once per report; return 0 to continue, negative errno to stop. */
 typedef int (*src_report_fn)(void *arg, const struct src_report *r);
 
