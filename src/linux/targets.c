@@ -9,85 +9,72 @@
 #include <unistd.h>
 
 #include "linux/fsroot.h"
+#include "linux/proc_parse.h"
 #include "linux/targets.h"
-
-int proc_parse_stat(const char *text, char ret_comm[16], uint64_t *ret_start)
-{
-	const char *open = strchr(text, '('), *close = strrchr(text, ')');
-	const char *p;
-	unsigned long long start;
-	size_t l;
-
-	if (!open || !close || close < open)
-		return -EINVAL;
-	/* after ") ": field 3 (state) ... field 22 (starttime) */
-	p = close + 1;
-	for (int field = 3; field <= 22; field++) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			return -EINVAL;
-		if (field == 22)
-			break;
-		while (*p && *p != ' ')
-			p++;
-	}
-	if (sscanf(p, "%llu", &start) != 1)
-		return -EINVAL;
-	l = (size_t)(close - open - 1);
-	if (l > 15)
-		l = 15;
-	memcpy(ret_comm, open + 1, l);
-	ret_comm[l] = '\0';
-	*ret_start = start;
-	return 0;
-}
 
 int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret)
 {
 	char buf[1024];
-	struct target_id id = { .pid = pid };
+	struct proc_stat st;
 	int err;
 
 	err = fsr_read(procfs, buf, sizeof(buf), "%d/stat", (int)pid);
 	if (err < 0)
 		return err == -ENOENT || err == -ESRCH ? -ENOENT : err;
-	err = proc_parse_stat(buf, id.comm, &id.start_time);
+	err = proc_parse_stat(buf, (size_t)err, &st);
 	if (err)
 		return err;
-	*ret = id;
+	memset(ret, 0, sizeof(*ret));
+	ret->pid = pid;
+	ret->start_time = st.start_time;
+	memcpy(ret->comm, st.comm, sizeof(ret->comm));
 	return 0;
 }
 
 int proc_is_kthread(const char *procfs, pid_t pid)
 {
-	char buf[1024], *p;
-	unsigned int flags;
+	char buf[1024];
+	struct proc_stat st;
 	int err;
 
 	err = fsr_read(procfs, buf, sizeof(buf), "%d/stat", (int)pid);
 	if (err < 0)
 		return err;
-	/* after "(comm)": state ppid pgrp session tty_nr tpgid flags */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) != 1)
-		return -EINVAL;
-	return (flags & 0x00200000u) ? 1 : 0;	/* PF_KTHREAD */
+	err = proc_parse_stat(buf, (size_t)err, &st);
+	if (err)
+		return err;
+	return (st.flags & PROC_PF_KTHREAD) ? 1 : 0;
+}
+
+/* The most of /proc/PID/status read: 65536 supplementary groups of up to
+ * 10 digits are 704 KiB. */
+#define PROC_STATUS_MAX (1u << 20)
+
+int proc_read_status(const char *procfs, pid_t pid, struct proc_status *ret)
+{
+	char *buf;
+	size_t len;
+	int err;
+
+	err = fsr_read_alloc(procfs, PROC_STATUS_MAX, &buf, &len, "%d/status",
+			     (int)pid);
+	if (err)
+		return err;
+	err = proc_parse_status(buf, len, ret);
+	free(buf);
+	return err;
 }
 
 int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes)
 {
-	char buf[4096], *p;
-	unsigned long long kb;
-	int err;
+	struct proc_status st;
+	int err = proc_read_status(procfs, pid, &st);
 
-	err = fsr_read(procfs, buf, sizeof(buf), "%d/status", (int)pid);
-	if (err < 0 && err != -EFBIG)
+	if (err)
 		return err;
-	p = strstr(buf, "\nVmRSS:");
-	if (!p || sscanf(p + 7, "%llu", &kb) != 1)
+	if (!st.has_rss)
 		return -ENOENT;
-	*ret_bytes = (uint64_t)kb * 1024;
+	*ret_bytes = st.rss_bytes;
 	return 0;
 }
 

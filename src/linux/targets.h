@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "linux/proc_parse.h"
+
 struct target_spec {
 	const pid_t *pids;
 	size_t nr_pids;
@@ -45,14 +47,17 @@ struct target {
 	bool mark;			/* scratch for targets_diff() */
 };
 
-/* Parse /proc/PID/stat text: comm and start time (field 22).
- * Return: 0 or -EINVAL. */
-int proc_parse_stat(const char *text, char ret_comm[16], uint64_t *ret_start);
+/* Identity (pid, start time, comm) of @pid from /proc/PID/stat.
+ * Return: 0, -ENOENT (no such process), -EINVAL (unparsable) or -errno. */
 int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret);
 /* 1 if /proc/PID/stat's flags have PF_KTHREAD (no user memory), 0 if
  * not, or -errno. */
 int proc_is_kthread(const char *procfs, pid_t pid);
-/* VmRSS of /proc/PID/status, bytes; -ENOENT for kernel threads. */
+/* /proc/PID/status, read whole (any size up to 1 MiB) and parsed
+ * (proc_parse_status()). Return: 0 or -errno. */
+int proc_read_status(const char *procfs, pid_t pid, struct proc_status *ret);
+/* VmRSS of /proc/PID/status, bytes; -ENOENT for kernel threads (no
+ * VmRSS line) and for no such process. */
 int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes);
 
 /**

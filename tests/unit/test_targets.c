@@ -47,14 +47,20 @@ static int teardown(void **state)
 
 static void test_parse_stat(void **state)
 {
-	char comm[16];
-	uint64_t st;
+	static const char text[] =
+		"12 (a b) c) S 1 2 3 4 5 2129984 7 8 9 10 11 12 13 14 15 16 17 18 777 9";
+	struct proc_stat st;
 
-	assert_int_equal(proc_parse_stat("12 (a b) c) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 777 9", comm, &st), 0);
-	assert_string_equal(comm, "a b) c");
-	assert_int_equal(st, 777);
-	assert_int_equal(proc_parse_stat("12 (x) S 1 2", comm, &st), -EINVAL);
-	assert_int_equal(proc_parse_stat("garbage", comm, &st), -EINVAL);
+	assert_int_equal(proc_parse_stat(text, strlen(text), &st), 0);
+	assert_string_equal(st.comm, "a b) c");
+	assert_int_equal(st.state, 'S');
+	assert_int_equal(st.flags, 2129984);
+	assert_true(st.flags & PROC_PF_KTHREAD);
+	assert_int_equal(st.start_time, 777);
+	assert_int_equal(proc_parse_stat("12 (x) S 1 2", 12, &st), -EINVAL);
+	assert_int_equal(proc_parse_stat("garbage", 7, &st), -EINVAL);
+	/* not NUL-terminated: the length bounds it */
+	assert_int_equal(proc_parse_stat(text, strlen(text) - 6, &st), -EINVAL);
 }
 
 static void test_scan(void **state)
