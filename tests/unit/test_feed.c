@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cmd/common/log.h"
 #include "linux/feed.h"
 #include "linux/source.h"
 
@@ -138,34 +139,44 @@ static void test_file_follow(void **state)
 	rmdir(dir);
 }
 
-static char last_log[600];
-
-static void keep_log(void *arg, int level, const char *msg)
-{
-	snprintf(last_log, sizeof(last_log), "%s", msg);
-}
-
-/* A malformed line is shown with its control bytes as '?': nothing a feed
- * writes can move the terminal or forge a log line. */
+/* A malformed line reaches the log escaped (by the log sink, log_msg():
+ * esc_bytes()): nothing a feed writes can move the terminal or forge a log
+ * line. */
 static void test_malformed_log_printable(void **state)
 {
-	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256], logpath[256];
+	char logtext[1024] = "";
 	struct got g = { 0 };
-	struct src_cfg cfg = { .feed_path = path, .log = keep_log };
+	struct src_cfg cfg = { .feed_path = path, .log = log_cb };
 	void *priv = NULL;
 	char err[256];
 	FILE *f;
+	int saved;
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/feed", dir);
+	snprintf(logpath, sizeof(logpath), "%s/log", dir);
 	f = fopen(path, "w");
-	fputs("1 \x1b[31mred\r\x7f\x01\n", f);
+	fputs("1 \x1b[31mred\r\x7f\x01\xff\n", f);
 	fclose(f);
+	log_init("test", LOG_INFO);
+	fflush(stderr);
+	saved = dup(2);
+	f = fopen(logpath, "w");
+	dup2(fileno(f), 2);
 	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
 	src_feed_ops.poll(priv, 100, on_report, &g);
-	assert_non_null(strstr(last_log, "malformed line 1 '1 ?[31mred?\?\?', ignoring"));
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(f);
+	f = fopen(logpath, "r");
+	assert_non_null(fgets(logtext, sizeof(logtext), f));
+	fclose(f);
+	assert_non_null(strstr(logtext, "malformed line 1 '1 \\x1b[31mred\\x0d\\x7f\\x01\\xff', ignoring"));
 	src_feed_ops.close(priv);
 	unlink(path);
+	unlink(logpath);
 	rmdir(dir);
 }
 

@@ -16,6 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cmd/common/escape.h"
 #include "cmd/common/log.h"
 #include "cmd/common/proto.h"
 #include "cmd/pghotd/daemon.h"
@@ -257,10 +258,14 @@ static bool handle_line(struct daemon *d, int i, const char *line, size_t len)
 		stats_foreach(d, stat_line, &c->fd);
 		for (size_t k = 0; k < d->nr_targets; k++) {
 			const struct target *t = &d->targets[k];
+			char comm[ESC_SIZE(sizeof(t->id.comm))];
 
+			/* the process names itself: "\nOK" must not end
+			 * the reply */
+			esc_str(comm, sizeof(comm), t->id.comm);
 			out(c->fd, "target %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %s",
 			    (int)t->id.pid, t->pages_recorded, t->pages_promoted,
-			    t->pages_demoted, t->id.comm);
+			    t->pages_demoted, comm);
 		}
 		out(c->fd, "OK");
 		break;

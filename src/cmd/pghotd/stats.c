@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/common/escape.h"
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 
@@ -110,15 +111,17 @@ static void prom_one(void *arg, const char *name, uint64_t v, bool gauge)
 	fprintf(f, "%s%s %" PRIu64 "\n", pre, name, v);
 }
 
+/* A label value: esc_str() makes it ASCII (so valid UTF-8, without '\n'),
+ * then the text format's own escapes of '\' and '"' apply. */
 static void prom_label(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
+	char e[ESC_SIZE(CFG_PATH_LEN)];
+
+	esc_str(e, sizeof(e), s);
+	for (const char *p = e; *p; p++) {
+		if (*p == '\\' || *p == '"')
 			fputc('\\', f);
-		if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
+		fputc(*p, f);
 	}
 }
 
