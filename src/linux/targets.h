@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "linux/proc_parse.h"
+#include "linux/smaps.h"
 
 struct target_spec {
 	const pid_t *pids;
@@ -30,16 +31,14 @@ struct target_id {
 	char comm[16];
 };
 
-/* An address range, [start, end). */
-struct addr_range {
-	uint64_t start, end;
-};
-
 /* One tracked target (kept by the daemon). */
 struct target {
 	struct target_id id;
 	struct addr_range *thp;		/* VMAs holding transparent huge pages */
 	size_t nr_thp;
+	uint64_t thp_kb;		/* smaps_rollup AnonHugePages when @thp
+					 * was read */
+	uint64_t thp_read_ms;		/* when @thp was read, 0: never */
 	uint32_t space_id;		/* engine space */
 	uint64_t pages_recorded;	/* reports on lower-tier pages */
 	uint64_t pages_promoted;
@@ -59,20 +58,6 @@ int proc_read_status(const char *procfs, pid_t pid, struct proc_status *ret);
 /* VmRSS of /proc/PID/status, bytes; -ENOENT for kernel threads (no
  * VmRSS line) and for no such process. */
 int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes);
-
-/**
- * proc_read_thp_ranges() - the mappings of /proc/PID/smaps with
- * AnonHugePages > 0 (at most @max), so that callers report one address per
- * huge page (the 2 MiB-aligned head) in them.
- * @ret: malloc'ed array (NULL if none); the caller frees it.
- * Return: 0 or -errno.
- */
-int proc_read_thp_ranges(const char *procfs, pid_t pid, size_t max,
-			 struct addr_range **ret, size_t *ret_n);
-
-/* Parse smaps text (exposed for tests). Same contract. */
-int proc_parse_thp_ranges(const char *text, size_t max,
-			  struct addr_range **ret, size_t *ret_n);
 
 /**
  * targets_check() - verify the explicit parts of @spec exist at start.

@@ -15,6 +15,8 @@
 #include "../../src/cmd/pghotd/daemon.c"
 #include "../../src/cmd/pghotd/stats.c"
 #include "../../src/cmd/pghotd/ctlsrv.c"
+#include "../../src/cmd/pghotd/chores.c"
+#include "../../src/cmd/pghotd/thp_rescan.c"
 
 static char dir[] = "/tmp/pghot-dmn-XXXXXX";
 

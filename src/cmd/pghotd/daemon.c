@@ -212,18 +212,7 @@ static void targets_rescan(struct daemon *d)
 		log_info("managing pid %d (%s)", (int)t->id.pid, t->id.comm);
 	}
 	free(found);
-	for (size_t i = 0; i < d->nr_targets; i++) {
-		struct target *t = &d->targets[i];
-		struct addr_range *v = NULL;
-		size_t n = 0;
-
-		if (proc_read_thp_ranges(d->cfg.procfs_root, t->id.pid,
-					 THP_RANGES_MAX, &v, &n))
-			continue; /* no smaps (fake procfs, exited): keep */
-		free(t->thp);
-		t->thp = v;
-		t->nr_thp = n;
-	}
+	thp_rescan_begin(d);
 	if (changed)
 		sources_set_targets(d);
 }
@@ -882,6 +871,7 @@ void daemon_teardown(struct daemon *d)
 	for (int s = 0; s < PGHOTD_SRC_MAX; s++)
 		src_close(d, s);
 	ctl_close(d);
+	chores_release(d);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
 	pghot_engine_free(d->engine);
@@ -1123,6 +1113,7 @@ int daemon_run(struct daemon *d)
 			next = d->next_stats_ms;
 		if (end_ms && end_ms < next)
 			next = end_ms;
+		next = chores_next_ms(d, now, next);
 		timeout = next > now ? (int)(next - now) : 0;
 		r = poll(pfd, (nfds_t)np, timeout);
 		if (r < 0 && errno != EINTR)
@@ -1168,6 +1159,7 @@ int daemon_run(struct daemon *d)
 			d->next_reap_ms = now + REAP_INTERVAL_MS;
 		}
 		run_workers(d, now);
+		chores_run(d, now);
 		if (d->cfg.prometheus_file[0] && d->next_stats_ms <= now) {
 			stats_write_prometheus(d);
 			d->next_stats_ms = now + d->cfg.stats_interval_ms;

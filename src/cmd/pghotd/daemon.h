@@ -16,6 +16,8 @@
 #include <pghot/pghot.h>
 
 #include "cmd/common/config.h"
+#include "cmd/pghotd/chores.h"
+#include "cmd/pghotd/thp_rescan.h"
 #include "linux/demote.h"
 #include "linux/migrator.h"
 #include "linux/source.h"
@@ -93,6 +95,7 @@ struct daemon {
 	uint64_t start_ms, next_rescan_ms, next_stats_ms, last_demote_ms;
 	uint64_t next_wmark_ms;
 	uint64_t next_reap_ms;		/* next pghot_engine_reap() */
+	struct thp_rescan thp_rescan;	/* thp_rescan.c */
 	struct demote_cand *cands;
 	size_t nr_cands;
 	bool demote_wanted;		/* a top-tier node is below low wmark */

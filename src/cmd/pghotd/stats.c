@@ -61,6 +61,15 @@ void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
 	fn(arg, "pages_reported_lower", d->st.pages_lower, false);
 	fn(arg, "pages_skipped_budget", d->st.pages_skipped_budget, false);
 	fn(arg, "thp_heads", d->st.thp_heads, false);
+	fn(arg, "thp_smaps_reads", d->thp_rescan.smaps_reads, false);
+	fn(arg, "thp_smaps_bytes", d->thp_rescan.smaps_bytes, false);
+	{
+		uint64_t nr = 0;
+
+		for (size_t i = 0; i < d->nr_targets; i++)
+			nr += d->targets[i].nr_thp;
+		fn(arg, "thp_mappings", nr, true);
+	}
 	fn(arg, "pages_looked_up", d->mig.st.pages_looked_up, false);
 	fn(arg, "pages_not_present", d->mig.st.pages_not_present, false);
 	fn(arg, "lookup_failures", d->mig.st.lookup_failures, false);

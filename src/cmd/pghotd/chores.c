@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The loop's chores; see chores.h. */
+#include "cmd/pghotd/chores.h"
+#include "cmd/pghotd/daemon.h"
+
+uint64_t chores_next_ms(const struct daemon *d, uint64_t now, uint64_t next)
+{
+	if (thp_rescan_pending(d))
+		return now;
+	return next;
+}
+
+void chores_run(struct daemon *d, uint64_t now)
+{
+	thp_rescan_step(d, now);
+}
+
+void chores_release(struct daemon *d)
+{
+	thp_rescan_release(d);
+}
