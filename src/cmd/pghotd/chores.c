@@ -7,12 +7,13 @@ uint64_t chores_next_ms(const struct daemon *d, uint64_t now, uint64_t next)
 {
 	if (thp_rescan_pending(d))
 		return now;
-	return next;
+	return ctl_next_ms(d, next);
 }
 
 void chores_run(struct daemon *d, uint64_t now)
 {
 	thp_rescan_step(d, now);
+	ctl_tick(d, now);
 }
 
 void chores_release(struct daemon *d)

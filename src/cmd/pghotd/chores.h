@@ -2,7 +2,8 @@
 /*
  * The loop's chores that are neither a source nor a worker, behind two
  * calls from daemon_run(): the THP mappings of the targets, read a bounded
- * share per turn (thp_rescan.h).
+ * share per turn (thp_rescan.h); control socket clients idle too long
+ * (ctlsrv.h).
  */
 #ifndef PGHOT_CMD_PGHOTD_CHORES_H
 #define PGHOT_CMD_PGHOTD_CHORES_H

@@ -1079,12 +1079,14 @@ int daemon_run(struct daemon *d)
 
 		pfd[np] = (struct pollfd){ .fd = d->sigfd, .events = POLLIN };
 		kind[np++] = FD_SIG;
-		pfd[np] = (struct pollfd){ .fd = d->ctl_fd, .events = POLLIN };
+		pfd[np] = (struct pollfd){ .fd = d->ctl_fd,
+					   .events = ctl_listen_events(d, now) };
 		kind[np++] = FD_CTL;
 		for (int i = 0; i < CTL_MAX_CLIENTS; i++) {
 			if (d->ctl[i].fd < 0)
 				continue;
-			pfd[np] = (struct pollfd){ .fd = d->ctl[i].fd, .events = POLLIN };
+			pfd[np] = (struct pollfd){ .fd = d->ctl[i].fd,
+						   .events = ctl_events(d, i) };
 			kind[np] = FD_CLIENT;
 			idx[np++] = i;
 		}
@@ -1130,7 +1132,7 @@ int daemon_run(struct daemon *d)
 				ctl_accept(d);
 				break;
 			case FD_CLIENT:
-				ctl_handle(d, idx[i]);
+				ctl_handle(d, idx[i], pfd[i].revents);
 				break;
 			case FD_SRC:
 				if (d->src[idx[i]].ops)

@@ -17,6 +17,7 @@
 
 #include "cmd/common/config.h"
 #include "cmd/pghotd/chores.h"
+#include "cmd/pghotd/ctlsrv.h"
 #include "cmd/pghotd/thp_rescan.h"
 #include "linux/demote.h"
 #include "linux/migrator.h"
@@ -24,7 +25,6 @@
 #include "linux/targets.h"
 #include "linux/topology.h"
 
-#define CTL_MAX_CLIENTS 16
 #define REGION_PAGES_MAX 256	/* pages looked up per hot region and poll */
 #define POLL_PAGES_MAX 16384	/* pages looked up per source poll */
 #define THP_RANGES_MAX 256	/* THP-backed mappings remembered per target */
@@ -52,13 +52,6 @@ struct worker {
 	int nid;		/* lower-tier node */
 	uint64_t next_ms;
 	uint64_t wakes;
-};
-
-struct ctl_client {
-	int fd;
-	bool greeted;
-	char buf[2048];
-	size_t len;
 };
 
 struct daemon_stats {
@@ -92,6 +85,7 @@ struct daemon {
 	size_t nr_workers;
 	int sigfd, ctl_fd;
 	struct ctl_client ctl[CTL_MAX_CLIENTS];
+	struct ctl_stats ctl_st;
 	uint64_t start_ms, next_rescan_ms, next_stats_ms, last_demote_ms;
 	uint64_t next_wmark_ms;
 	uint64_t next_reap_ms;		/* next pghot_engine_reap() */
@@ -136,11 +130,5 @@ void stats_foreach(struct daemon *d,
 int stats_write_prometheus(struct daemon *d);
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
 
-/* ctlsrv.c */
-int ctl_check_free(struct daemon *d);
-int ctl_open(struct daemon *d);
-void ctl_close(struct daemon *d);
-void ctl_accept(struct daemon *d);
-void ctl_handle(struct daemon *d, int i);
 
 #endif

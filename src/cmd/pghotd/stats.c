@@ -105,6 +105,8 @@ void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
 	pghot_mem_stats(d->engine, &ms);
 	fn(arg, "engine_bytes", ms.bytes_total, true);
 	fn(arg, "engine_tracked_pages", ms.nr_tracked_pages, true);
+	fn(arg, "ctl_refused_busy", d->ctl_st.refused, false);
+	fn(arg, "ctl_closed_idle", d->ctl_st.evicted + d->ctl_st.timed_out, false);
 	fn(arg, "reloads", d->st.reloads, false);
 	fn(arg, "reload_failures", d->st.reload_failures, false);
 	fn(arg, "uptime_ms", now_ms() - d->start_ms, true);
