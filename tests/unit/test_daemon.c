@@ -17,6 +17,7 @@
 #include "../../src/cmd/pghotd/ctlsrv.c"
 #include "../../src/cmd/pghotd/chores.c"
 #include "../../src/cmd/pghotd/thp_rescan.c"
+#include "../../src/cmd/pghotd/coexist.c"
 
 static char dir[] = "/tmp/pghot-dmn-XXXXXX";
 

@@ -3,7 +3,7 @@
  * The loop's chores that are neither a source nor a worker, behind two
  * calls from daemon_run(): the THP mappings of the targets, read a bounded
  * share per turn (thp_rescan.h); control socket clients idle too long
- * (ctlsrv.h).
+ * (ctlsrv.h); the kernel's own promoter and demoter (coexist.h).
  */
 #ifndef PGHOT_CMD_PGHOTD_CHORES_H
 #define PGHOT_CMD_PGHOTD_CHORES_H

@@ -778,6 +778,9 @@ int daemon_setup(struct daemon *d)
 		    !n->has_memory)
 			log_warn("lower_tier_nodes: node %d has no memory, ignoring it", n->nid);
 	}
+	ret = coexist_start(d);
+	if (ret)
+		return ret;
 	ret = engine_create(d, err, sizeof(err));
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
@@ -1172,5 +1175,5 @@ int daemon_run(struct daemon *d)
 		}
 	}
 	sd_notify(0, "STOPPING=1");
-	return 0;
+	return d->exit_err;
 }

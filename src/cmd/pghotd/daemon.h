@@ -17,6 +17,7 @@
 
 #include "cmd/common/config.h"
 #include "cmd/pghotd/chores.h"
+#include "cmd/pghotd/coexist.h"
 #include "cmd/pghotd/ctlsrv.h"
 #include "cmd/pghotd/thp_rescan.h"
 #include "linux/demote.h"
@@ -94,6 +95,9 @@ struct daemon {
 	size_t nr_cands;
 	bool demote_wanted;		/* a top-tier node is below low wmark */
 	bool stop, reload;
+	int exit_err;			/* daemon_run()'s result after a stop
+					 * that is an error (negative errno) */
+	struct coexist coexist;		/* coexist.c */
 	/* the last daemon_apply(): restart-only keys it did not apply, one
 	 * per line; the last failed reload: its reason (for the ctl client) */
 	char apply_notes[1024];
