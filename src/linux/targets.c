@@ -207,7 +207,15 @@ int targets_scan(const char *procfs, const char *sysfs,
 	char path[4096];
 	int err = 0;
 
-	for (size_t i = 0; !err && i < spec->nr_pids; i++)
+	for (size_t i = 0; !err && spec->pins && i < spec->nr_pins; i++) {
+		const struct pid_pin *p = &spec->pins[i];
+		struct target_id id;
+
+		if (!p->gone && !proc_read_identity(procfs, p->pid, &id) &&
+		    id.start_time == p->start_time)
+			err = idvec_add(&iv, &id);
+	}
+	for (size_t i = 0; !err && !spec->pins && i < spec->nr_pids; i++)
 		err = add_pid(procfs, &iv, spec->pids[i]);
 	if (!err && spec->cgroup && spec->cgroup[0]) {
 		cgroup_dir(sysfs, spec->cgroup, path, sizeof(path));

@@ -13,12 +13,18 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "linux/pid_pins.h"
 #include "linux/proc_parse.h"
 #include "linux/smaps.h"
 
 struct target_spec {
-	const pid_t *pids;
+	const pid_t *pids;		/* checked by targets_check() */
 	size_t nr_pids;
+	/* targets_scan(): the explicit pids pinned to their process (a pin
+	 * that is gone, or a pid now of another process, is not a target);
+	 * NULL: @pids as they are now */
+	const struct pid_pin *pins;
+	size_t nr_pins;
 	const char (*comms)[16];
 	size_t nr_comms;
 	const char *cgroup;		/* relative to <sysfs>/fs/cgroup; "" off */

@@ -137,6 +137,7 @@ static void targets_rescan(struct daemon *d)
 	int err;
 
 	spec_of(&d->cfg, &spec);
+	pinned_check(d, &spec);
 	d->st.target_scans++;
 	err = targets_scan(d->cfg.procfs_root, d->cfg.sysfs_root, &spec, &found,
 			   &nfound);
@@ -160,10 +161,7 @@ static void targets_rescan(struct daemon *d)
 			i++;
 			continue;
 		}
-		if (explicit_pid(d, t->id.pid))
-			log_warn("target pid %d (%s) exited, dropping it",
-				 (int)t->id.pid, t->id.comm);
-		else
+		if (!explicit_pid(d, t->id.pid))	/* pinned_check() said it */
 			log_info("target pid %d (%s) exited or no longer matches, dropping it",
 				 (int)t->id.pid, t->id.comm);
 		pghot_space_remove(d->engine, t->space_id);
@@ -811,6 +809,7 @@ int daemon_setup(struct daemon *d)
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
 	warn_kthreads(d->cfg.procfs_root, spec.pids, spec.nr_pids);
+	pinned_sync(d);
 	targets_rescan(d);
 	if (!d->nr_targets)
 		log_warn("no process matches the targets yet; looking again every %" PRIu64 " ms",
@@ -875,6 +874,7 @@ void daemon_teardown(struct daemon *d)
 		src_close(d, s);
 	ctl_close(d);
 	chores_release(d);
+	pidpins_release(&d->pins);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
 	pghot_engine_free(d->engine);
@@ -1015,6 +1015,7 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 		log_info("source '%s' (re)started", pghotd_src_name(s));
 	}
 	*old = *nc;
+	pinned_sync(d);
 	targets_rescan(d);
 	sources_set_targets(d);
 	d->next_rescan_ms = now_ms() + d->cfg.rescan_ms;
