@@ -68,6 +68,12 @@ struct src_cfg {
 	 * kdamonds the source created, so that a restart after a crash can
 	 * remove them; NULL means "/run/pghot". Private to pghotd. */
 	const char *run_dir;
+	/* The most reports one poll() hands over (the daemon's page budget
+	 * of a poll, one page per feed sample); what is left waits for the
+	 * next poll, and interval_ms() is 0 until it is handed over. 0: no
+	 * limit. The feed source honours it; DAMON reports regions, bounded
+	 * by the daemon's page sampling instead. */
+	uint32_t max_reports;
 };
 
 /* Counters every source keeps (shown by `pghot stat` per source). */

@@ -293,6 +293,109 @@ static void test_socket_clients(void **state)
 	rmdir(dir);
 }
 
+
+static void write_samples(FILE *f, int first, int n)
+{
+	for (int i = first; i < first + n; i++)
+		fprintf(f, "7 0x%x\n", 0x100000 + i * 4096);
+	fflush(f);
+}
+
+/* max_reports per poll: the rest waits for the next polls, nothing is
+ * dropped, and interval_ms() is 0 while some waits. */
+static void test_file_backlog(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path, .max_reports = 1000 };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/feed", dir);
+	f = fopen(path, "w");
+	write_samples(f, 0, 2500);
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(src_feed_ops.poll(priv, 100, on_report, &g), 1000);
+	assert_int_equal(src_feed_ops.interval_ms(priv), 0);
+	assert_int_equal(src_feed_ops.poll(priv, 101, on_report, &g), 1000);
+	assert_int_equal(src_feed_ops.poll(priv, 102, on_report, &g), 500);
+	assert_true(src_feed_ops.interval_ms(priv) > 0);
+	assert_int_equal(src_feed_ops.poll(priv, 103, on_report, &g), 0);
+	write_samples(f, 2500, 3);
+	assert_int_equal(src_feed_ops.poll(priv, 104, on_report, &g), 3);
+	assert_int_equal(g.n, 2503);
+	fclose(f);
+	src_feed_ops.close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_fifo_backlog(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path, .max_reports = 1000 };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+	int total = 0, polls = 0;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	f = fopen(path, "w");
+	write_samples(f, 0, 2500);	/* 35 KB: fits the pipe */
+	fclose(f);			/* the writer leaves */
+	for (int r; (r = src_feed_ops.poll(priv, 100, on_report, &g)) > 0; polls++) {
+		assert_true(r <= 1000);
+		total += r;
+	}
+	assert_int_equal(total, 2500);
+	assert_int_equal(polls, 3);
+	src_feed_ops.close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Rotation: the path is renamed away and a new file made there: the rest
+ * of the old one, then the new one from its start. */
+static void test_file_rotation(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256], old[300];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/feed", dir);
+	snprintf(old, sizeof(old), "%s/feed.1", dir);
+	f = fopen(path, "w");
+	write_samples(f, 0, 3);
+	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(src_feed_ops.poll(priv, 100, on_report, &g), 3);
+	write_samples(f, 3, 2);
+	fputs("7 0x9", f);	/* a last line without newline */
+	fclose(f);
+	assert_int_equal(rename(path, old), 0);
+	f = fopen(path, "w");
+	write_samples(f, 10, 4);
+	fclose(f);
+	/* old rest (2 + the unfinished line), then the 4 new */
+	assert_int_equal(src_feed_ops.poll(priv, 101, on_report, &g), 7);
+	assert_int_equal(g.r[5].start, 0);	/* "7 0x9" */
+	assert_int_equal(g.r[6].start, 0x100000 + 10 * 4096);
+	assert_int_equal(src_feed_ops.poll(priv, 102, on_report, &g), 0);
+	src_feed_ops.close(priv);
+	unlink(path);
+	unlink(old);
+	rmdir(dir);
+}
+
 static void test_open_errors(void **state)
 {
 	struct src_cfg cfg = { .feed_path = "" };
@@ -319,6 +422,9 @@ int main(void)
 		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_fifo_partial_last_line),
 		cmocka_unit_test(test_socket_clients),
+		cmocka_unit_test(test_file_backlog),
+		cmocka_unit_test(test_fifo_backlog),
+		cmocka_unit_test(test_file_rotation),
 		cmocka_unit_test(test_open_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -428,6 +428,7 @@ static int src_open(struct daemon *d, const struct pghotd_config *c,
 		.hot_min_accesses = (uint32_t)c->hot_min_accesses,
 		.run_dir = c->run_dir,
 		.log = log_cb,
+		.max_reports = POLL_PAGES_MAX,
 	};
 	int err;
 
