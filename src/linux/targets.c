@@ -164,11 +164,70 @@ static int scan_cgroup(const char *procfs, const char *dir, struct idvec *iv,
 	return err;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The v1 hierarchies below <sysfs>/fs/cgroup (folders with a "tasks"
+ * file, which v2 does not have), sorted, comma-separated into @buf.
+ * Return: how many. */
+static size_t cgroup_v1_names(const char *sysfs, char *buf, size_t len)
+{
+	char path[4096], *names[64];
+	struct dirent *de;
+	size_t n = 0, off = 0;
+	DIR *d;
+
+	buf[0] = '\0';
+	if (fsr_path(path, sizeof(path), sysfs, "fs/cgroup") || !(d = opendir(path)))
+		return 0;
+	while ((de = readdir(d)) && n < 64)
+		if (de->d_name[0] != '.' &&
+		    fsr_exists(sysfs, "fs/cgroup/%s/tasks", de->d_name) &&
+		    (names[n] = strdup(de->d_name)))
+			n++;
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s", i ? ", " : "", names[i]);
+
+		if (w > 0 && (size_t)w < len - off)
+			off += (size_t)w;
+		free(names[i]);
+	}
+	return n;
+}
+
+int targets_cgroup2_base(const char *sysfs, const char **ret_base, char *v1,
+			 size_t v1len)
+{
+	v1[0] = '\0';
+	if (fsr_exists(sysfs, "fs/cgroup/cgroup.controllers")) {
+		*ret_base = "";
+		return 0;
+	}
+	if (fsr_exists(sysfs, "fs/cgroup/unified/cgroup.controllers")) {
+		*ret_base = "unified/";
+		return 0;
+	}
+	if (cgroup_v1_names(sysfs, v1, v1len))
+		return -EOPNOTSUPP;
+	*ret_base = "";	/* no hierarchy found: read it as v2 */
+	return 0;
+}
+
 static int cgroup_dir(const char *sysfs, const char *cg, char *buf, size_t len)
 {
+	const char *base;
+	char v1[256];
+	int err = targets_cgroup2_base(sysfs, &base, v1, sizeof(v1));
+
+	if (err)
+		return err;
 	while (*cg == '/')
 		cg++;
-	return fsr_path(buf, len, sysfs, "fs/cgroup/%s", cg);
+	return fsr_path(buf, len, sysfs, "fs/cgroup/%s%s", base, cg);
 }
 
 int targets_check(const char *procfs, const char *sysfs,
@@ -187,6 +246,16 @@ int targets_check(const char *procfs, const char *sysfs,
 		}
 	}
 	if (spec->cgroup && spec->cgroup[0]) {
+		const char *base;
+		char v1[256], root[4096];
+
+		if (targets_cgroup2_base(sysfs, &base, v1, sizeof(v1))) {
+			fsr_path(root, sizeof(root), sysfs, "fs/cgroup");
+			snprintf(errbuf, errlen,
+				 "target cgroup '%s': this system has cgroup v1 only (%s has the v1 hierarchies %s and no cgroup.controllers): the cgroup key needs cgroup v2; use pids, comm or min_rss_mb instead, or boot with systemd.unified_cgroup_hierarchy=1",
+				 spec->cgroup, root, v1);
+			return -EOPNOTSUPP;
+		}
 		cgroup_dir(sysfs, spec->cgroup, path, sizeof(path));
 		if (!fsr_exists("", "%s/cgroup.procs", path)) {
 			snprintf(errbuf, errlen,
@@ -218,8 +287,9 @@ int targets_scan(const char *procfs, const char *sysfs,
 	for (size_t i = 0; !err && !spec->pins && i < spec->nr_pids; i++)
 		err = add_pid(procfs, &iv, spec->pids[i]);
 	if (!err && spec->cgroup && spec->cgroup[0]) {
-		cgroup_dir(sysfs, spec->cgroup, path, sizeof(path));
-		err = scan_cgroup(procfs, path, &iv, 0);
+		err = cgroup_dir(sysfs, spec->cgroup, path, sizeof(path));
+		if (!err)
+			err = scan_cgroup(procfs, path, &iv, 0);
 	}
 	if (!err && (spec->nr_comms || spec->min_rss_bytes)) {
 		struct dirent *de;

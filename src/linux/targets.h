@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Target processes of pghotd: by pid, by command name, by cgroup v2 path,
- * or every process above an RSS floor. A target's identity is its pid and
+ * Target processes of pghotd: by pid, by command name, by cgroup v2 path
+ * (cgroup v1 is recognised and refused; a hybrid tree's v2 hierarchy at
+ * fs/cgroup/unified is used), or every process above an RSS floor. A
+ * target's identity is its pid and
  * start time (field 22 of /proc/PID/stat), so a reused pid is a new target.
  * Everything is read below --procfs-root / --sysfs-root.
  */
@@ -66,9 +68,24 @@ int proc_read_status(const char *procfs, pid_t pid, struct proc_status *ret);
 int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes);
 
 /**
+ * targets_cgroup2_base() - where the cgroup v2 hierarchy is below
+ * <@sysfs>/fs/cgroup: "" (unified: fs/cgroup/cgroup.controllers exists, or
+ * no hierarchy is found at all), "unified/" (hybrid: systemd mounts v2 at
+ * fs/cgroup/unified beside the v1 hierarchies).
+ * @v1: on -EOPNOTSUPP, the v1 hierarchies found ("cpuset, memory"),
+ * for a message.
+ * Return: 0, or -EOPNOTSUPP on cgroup v1 only (folders with a "tasks" file
+ * and no v2 hierarchy): the cgroup key cannot work there.
+ */
+int targets_cgroup2_base(const char *sysfs, const char **ret_base, char *v1,
+			 size_t v1len);
+
+/**
  * targets_check() - verify the explicit parts of @spec exist at start.
  * Return: 0, or -ENOENT with an operator message in @errbuf ("target pid
- * 1234 not found (no /proc/1234): check the pid or use comm = NAME").
+ * 1234 not found (no /proc/1234): check the pid or use comm = NAME"), or
+ * -EOPNOTSUPP for a cgroup on a cgroup v1 system (the message says what
+ * works instead).
  */
 int targets_check(const char *procfs, const char *sysfs,
 		  const struct target_spec *spec, char *errbuf, size_t errlen);
@@ -77,7 +94,8 @@ int targets_check(const char *procfs, const char *sysfs,
  * targets_scan() - every process matching @spec now (deduplicated; pghotd
  * itself excluded except when named by pid).
  * @ret/@ret_n: a malloc'ed array the caller frees.
- * Return: 0 or a negative errno (-ENOENT: cgroup path gone).
+ * Return: 0 or a negative errno (-ENOENT: cgroup path gone, -EOPNOTSUPP:
+ * a cgroup on cgroup v1).
  */
 int targets_scan(const char *procfs, const char *sysfs,
 		 const struct target_spec *spec, struct target_id **ret,

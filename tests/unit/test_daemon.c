@@ -18,7 +18,7 @@
 #include "../../src/cmd/pghotd/chores.c"
 #include "../../src/cmd/pghotd/thp_rescan.c"
 #include "../../src/cmd/pghotd/coexist.c"
-#include "../../src/cmd/pghotd/pinned.c"
+#include "../../src/cmd/pghotd/target_watch.c"
 
 static char dir[] = "/tmp/pghot-dmn-XXXXXX";
 

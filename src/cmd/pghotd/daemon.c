@@ -142,11 +142,12 @@ static void targets_rescan(struct daemon *d)
 	err = targets_scan(d->cfg.procfs_root, d->cfg.sysfs_root, &spec, &found,
 			   &nfound);
 	if (err == -ENOENT && d->cfg.cgroup[0]) {
-		log_warn("target cgroup '%s' is gone, managing the other targets",
-			 d->cfg.cgroup);
+		cgroup_seen(d, false);
 		spec.cgroup = "";
 		err = targets_scan(d->cfg.procfs_root, d->cfg.sysfs_root, &spec,
 				   &found, &nfound);
+	} else if (!err && d->cfg.cgroup[0]) {
+		cgroup_seen(d, true);
 	}
 	if (err) {
 		log_warn("scanning targets failed: %s, keeping the current ones",

@@ -19,7 +19,7 @@
 #include "cmd/pghotd/chores.h"
 #include "cmd/pghotd/coexist.h"
 #include "cmd/pghotd/ctlsrv.h"
-#include "cmd/pghotd/pinned.h"
+#include "cmd/pghotd/target_watch.h"
 #include "cmd/pghotd/thp_rescan.h"
 #include "linux/demote.h"
 #include "linux/migrator.h"
@@ -83,7 +83,8 @@ struct daemon {
 	struct daemon_src src[PGHOTD_SRC_MAX];
 	struct target *targets;
 	size_t nr_targets, cap_targets;
-	struct pid_pins pins;		/* [targets] pids: pinned.c */
+	struct pid_pins pins;		/* [targets] pids: target_watch.c */
+	char cgroup_gone[CFG_PATH_LEN];	/* the target cgroup said gone, or "" */
 	struct worker *workers;
 	size_t nr_workers;
 	int sigfd, ctl_fd;

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Explicit target pids pinned to their process; see pinned.h. */
+/* Pinned target pids, the target cgroup gone and back; see
+ * target_watch.h. */
+#include <stdio.h>
+#include <string.h>
+
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 
@@ -22,4 +26,21 @@ void pinned_check(struct daemon *d, struct target_spec *spec)
 	pidpins_check(&d->pins, d->cfg.procfs_root, on_gone, d);
 	spec->pins = d->pins.v;
 	spec->nr_pins = d->pins.n;
+}
+
+void cgroup_seen(struct daemon *d, bool present)
+{
+	bool was_gone = !strcmp(d->cgroup_gone, d->cfg.cgroup);
+
+	if (present) {
+		if (d->cgroup_gone[0] && was_gone)
+			log_info("target cgroup '%s' is back: managing its processes again",
+				 d->cfg.cgroup);
+		d->cgroup_gone[0] = '\0';
+		return;
+	}
+	if (!was_gone)
+		log_warn("target cgroup '%s' is gone, managing the other targets (said again when it is back)",
+			 d->cfg.cgroup);
+	snprintf(d->cgroup_gone, sizeof(d->cgroup_gone), "%s", d->cfg.cgroup);
 }
