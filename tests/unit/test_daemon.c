@@ -19,6 +19,7 @@
 #include "../../src/cmd/pghotd/thp_rescan.c"
 #include "../../src/cmd/pghotd/coexist.c"
 #include "../../src/cmd/pghotd/target_watch.c"
+#include "../../src/cmd/pghotd/preflight.c"
 
 static char dir[] = "/tmp/pghot-dmn-XXXXXX";
 

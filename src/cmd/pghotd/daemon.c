@@ -670,17 +670,17 @@ static int engine_create(struct daemon *d, char *errbuf, size_t errlen)
 	d->engine = pghot_engine_new(d->cfg.mode, &d->cfg.tun, nodes, nr);
 	if (!d->engine) {
 		err = -errno;
-		tn = topology_node(&d->topo, d->cfg.tun.target_nid);
-		if (!tn || !tn->has_memory || tn->lower)
-			snprintf(errbuf, errlen,
-				 "target_nid %d is not a top-tier node with memory: set target_nid to a DRAM node (see `pghot topology`)",
-				 d->cfg.tun.target_nid);
-		else
+		if (!preflight_target_nid(&d->cfg, &d->topo, errbuf, errlen))
 			snprintf(errbuf, errlen, "cannot create the engine: %s",
 				 strerror(-err));
 	}
 	free(nodes);
 	return err;
+}
+
+static void warn_cb(void *arg, const char *msg)
+{
+	log_warn("%s", msg);
 }
 
 /* Kernel threads named by pid have no user memory: say so, keep them. */
@@ -735,49 +735,10 @@ int daemon_setup(struct daemon *d)
 	if (ret)
 		return ret;
 
-	ret = topology_load(d->cfg.sysfs_root,
-			    nodemask_weight(&d->cfg.lower_tier_nodes) ?
-				    &d->cfg.lower_tier_nodes : NULL,
-			    &d->topo, err, sizeof(err));
+	ret = preflight_topology(&d->cfg, &d->topo, err, sizeof(err), warn_cb,
+				 NULL);
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
-	for (int nid = 0; nid < PGHOT_MAX_NODES; nid++) {
-		struct nodemask m = { 0 };
-
-		if (!nodemask_test(&d->cfg.lower_tier_nodes, nid) ||
-		    topology_node(&d->topo, nid))
-			continue;
-		for (size_t i = 0; i < d->topo.nr_nodes; i++)
-			nodemask_set(&m, (unsigned int)d->topo.nodes[i].nid);
-		nodelist_format(&m, err, sizeof(err));
-		return log_ret(-ENODEV, LOG_ERR,
-			       "lower_tier_nodes: node %d does not exist (nodes %s): name the CPU-less (CXL) nodes, see `pghot topology`",
-			       nid, err);
-	}
-	if (!topology_nr_lower(&d->topo))
-		return log_ret(-ENODEV, LOG_ERR,
-			       "no lower-tier node: every node with memory is in the top tier (%s); nothing to promote from. See `pghot topology`; if your CXL node is in the DRAM tier, set lower_tier_nodes",
-			       topology_tier_source_name(d->topo.tier_source));
-	{
-		bool top = false;
-
-		for (size_t i = 0; i < d->topo.nr_nodes; i++)
-			if (d->topo.nodes[i].has_memory && !d->topo.nodes[i].lower)
-				top = true;
-		if (!top) {
-			nodelist_format(&d->cfg.lower_tier_nodes, err, sizeof(err));
-			return log_ret(-ENODEV, LOG_ERR,
-				       "lower_tier_nodes %s leaves no top-tier node with memory: nowhere to promote to. Name only the CPU-less (CXL) nodes, see `pghot topology`",
-				       err);
-		}
-	}
-	for (size_t i = 0; i < d->topo.nr_nodes; i++) {
-		const struct topo_node *n = &d->topo.nodes[i];
-
-		if (nodemask_test(&d->cfg.lower_tier_nodes, n->nid) &&
-		    !n->has_memory)
-			log_warn("lower_tier_nodes: node %d has no memory, ignoring it", n->nid);
-	}
 	ret = coexist_start(d);
 	if (ret)
 		return ret;
@@ -802,12 +763,7 @@ int daemon_setup(struct daemon *d)
 		return log_ret(-ENOMEM, LOG_ERR, "out of memory");
 
 	spec_of(&d->cfg, &spec);
-	if (!spec.nr_pids && !spec.nr_comms && !spec.cgroup[0] &&
-	    !spec.min_rss_bytes)
-		return log_ret(-EINVAL, LOG_ERR,
-			       "no targets: set pids, comm, cgroup or min_rss_mb in [targets], or pass --pid N");
-	ret = targets_check(d->cfg.procfs_root, d->cfg.sysfs_root, &spec, err,
-			    sizeof(err));
+	ret = preflight_targets(&d->cfg, err, sizeof(err));
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
 	warn_kthreads(d->cfg.procfs_root, spec.pids, spec.nr_pids);

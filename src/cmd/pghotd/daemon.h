@@ -19,6 +19,7 @@
 #include "cmd/pghotd/chores.h"
 #include "cmd/pghotd/coexist.h"
 #include "cmd/pghotd/ctlsrv.h"
+#include "cmd/pghotd/preflight.h"
 #include "cmd/pghotd/target_watch.h"
 #include "cmd/pghotd/thp_rescan.h"
 #include "linux/demote.h"
