@@ -18,6 +18,7 @@ void smaps_scan_init(struct smaps_scan *s, size_t max)
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->max = max;
+	lines_init(&s->lines);
 }
 
 int smaps_scan_open(struct smaps_scan *s, const char *procfs, pid_t pid,
@@ -77,32 +78,14 @@ static int one_line(struct smaps_scan *s, const char *line, size_t len)
 	return 0;
 }
 
+static int line_cb(void *arg, const char *line, size_t len)
+{
+	return one_line(arg, line, len);
+}
+
 int smaps_scan_feed(struct smaps_scan *s, const char *text, size_t len)
 {
-	const char *p = text, *end = text + len;
-	int err = 0;
-
-	while (!err && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl ? nl : end) - p);
-
-		if (!s->line_len && nl) {
-			err = one_line(s, p, n);
-		} else {
-			/* a line split between reads: gather it; of a longer
-			 * one the start is enough (a header's range) */
-			size_t room = sizeof(s->line) - s->line_len;
-
-			memcpy(s->line + s->line_len, p, n < room ? n : room);
-			s->line_len += n < room ? n : room;
-			if (nl) {
-				err = one_line(s, s->line, s->line_len);
-				s->line_len = 0;
-			}
-		}
-		p += n + (nl ? 1 : 0);
-	}
-	return err;
+	return lines_feed(&s->lines, text, len, line_cb, s);
 }
 
 int smaps_scan_step(struct smaps_scan *s, size_t budget)
@@ -134,8 +117,7 @@ int smaps_scan_step(struct smaps_scan *s, size_t budget)
 void smaps_scan_finish(struct smaps_scan *s, struct addr_range **ret,
 		       size_t *ret_n)
 {
-	if (s->line_len)
-		one_line(s, s->line, s->line_len);
+	lines_end(&s->lines, line_cb, s);
 	*ret = s->v;
 	*ret_n = s->n;
 	s->v = NULL;

@@ -24,16 +24,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "linux/lines.h"
+
 /* An address range, [start, end). */
 struct addr_range {
 	uint64_t start, end;
 };
-
-/* smaps lines are short ("VmFlags: ..." is the longest, under 100 bytes;
- * a header line carries a path of up to PATH_MAX); of a line split between
- * two reads, the first SMAPS_LINE_MAX bytes are kept, which hold any
- * header's range. */
-#define SMAPS_LINE_MAX 4352
 
 /* A streaming read of one process's smaps. */
 struct smaps_scan {
@@ -42,8 +38,7 @@ struct smaps_scan {
 	struct addr_range *v;		/* malloc'ed, up to @max */
 	size_t n, cap;
 	struct addr_range cur;		/* the mapping being read */
-	char line[SMAPS_LINE_MAX];	/* a line cut by a read */
-	size_t line_len;
+	struct lines lines;		/* a line cut by a read */
 	uint64_t bytes;			/* read so far */
 };
 
