@@ -95,7 +95,7 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/obj/src/lib/%.o: ALL_CFLAGS += -fvisibility=hidden
 $(LIBA): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBSO): $(LIB_OBJS) src/lib/libpghot.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libpghot.so.0 -Wl,--version-script=src/lib/libpghot.map \
@@ -103,13 +103,13 @@ $(LIBSO): $(LIB_OBJS) src/lib/libpghot.map
 	ln -sf libpghot.so.0 $(BUILD)/lib/libpghot.so
 $(LINUXA): $(LINUX_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(COREA): $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(PGHOTDA): $(PGHOTD_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(PC): packaging/libpghot.pc.in
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(CURDIR)/$(BUILD)|' -e 's|^includedir=.*|includedir=$(CURDIR)/include|' $< > $@
