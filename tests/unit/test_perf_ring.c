@@ -249,7 +249,7 @@ static void test_wrap_around(void **state)
 	size_t len;
 
 	synth_new(&s, 256);
-	for (int round = 0; round < 500; round++) {
+	for (int round = 0; round < 2000; round++) {
 		/* a few records of 24..216 bytes, as many as fit */
 		for (;;) {
 			uint32_t psize = (uint32_t)((seq_in * 37) % 190);
