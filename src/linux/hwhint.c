@@ -33,7 +33,9 @@ void hwhint_cfg_default(struct hwhint_cfg *c)
 	c->l3miss_only = true;
 	c->stores = true;
 	c->lower_only = true;
-	c->ring_pages = 32;	/* 128 KiB a CPU */
+	/* 1 MiB a CPU: holds 16 ms of samples at 1M/s, so a reader that is
+	 * not scheduled for a while drops nothing (make bench-hwhint) */
+	c->ring_pages = 256;
 	c->queue_len = 65536;
 	c->readers = 1;
 	c->wakeup_ms = 50;
