@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/bin/sh
 # Build a fake memory-block map (<sysfs>/devices/system/memory) for physmap.
 #   mkmemblocks.sh SYSDIR BLOCK_SIZE_HEX FIRST-LAST:NID... [FIRST-LAST:none]
 # Each range of block numbers gets memoryN folders with a nodeNID link (to
@@ -12,11 +12,14 @@ mkdir -p "$m"
 echo "$bs" >"$m/block_size_bytes"
 for spec in "$@"; do
 	range=${spec%%:*} nid=${spec#*:}
-	for ((b = ${range%-*}; b <= ${range#*-}; b++)); do
+	b=${range%-*}
+	while [ "$b" -le "${range#*-}" ]; do
 		mkdir -p "$m/memory$b"
 		echo online >"$m/memory$b/state"
-		[ "$nid" = none ] && continue
-		mkdir -p "$sys/devices/system/node/node$nid"
-		ln -sfn "../../node/node$nid" "$m/memory$b/node$nid"
+		if [ "$nid" != none ]; then
+			mkdir -p "$sys/devices/system/node/node$nid"
+			ln -sfn "../../node/node$nid" "$m/memory$b/node$nid"
+		fi
+		b=$((b + 1))
 	done
 done
