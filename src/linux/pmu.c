@@ -119,7 +119,7 @@ static int read_formats(struct pmu *p)
 			err = -EINVAL;
 			break;
 		}
-		snprintf(f->name, sizeof(f->name), "%s", de->d_name);
+		memcpy(f->name, de->d_name, strlen(de->d_name) + 1);	/* fits: checked */
 		p->nr_formats++;
 	}
 	closedir(d);

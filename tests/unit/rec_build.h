@@ -52,11 +52,11 @@ static inline void rb_32x2(struct rec_build *rb, uint32_t a, uint32_t b)
 static inline void rb_raw(struct rec_build *rb, const void *p, uint32_t n)
 {
 	uint32_t padded = (uint32_t)(((n + 4 + 7) & ~7u) - 4);
-	static const uint8_t zero[8];
 
 	rb_bytes(rb, &padded, 4);
 	rb_bytes(rb, p, n);
-	rb_bytes(rb, zero, padded - n);
+	for (uint32_t i = n; i < padded && rb->len < sizeof(rb->b); i++)
+		rb->b[rb->len++] = 0;
 }
 
 static inline const struct perf_event_header *rb_done(struct rec_build *rb)
