@@ -250,76 +250,85 @@ static void drain(struct perf_ring *ring, pid_t pid, const struct physmap *pm,
 	perf_ring_end(ring);
 }
 
+/* One raw page-fault event on a child writing the buffer, with its ring. */
+struct raw {
+	struct perf_ring ring;
+	struct physmap pm;
+	struct tally t;
+	struct child c;
+	int fd;
+};
+
+static void raw_start(struct raw *x, size_t pages, size_t chunk,
+		      unsigned int ring_pages)
+{
+	char err[512];
+
+	need_perf();
+	memset(x, 0, sizeof(*x));
+	assert_int_equal(physmap_load("/sys", &x->pm, err, sizeof(err)), 0);
+	map_buffer(pages);
+	x->c = spawn(chunk);
+	x->fd = open_faults(x->c.pid, -1);
+	assert_true(x->fd >= 0);
+	assert_int_equal(perf_ring_map(&x->ring, x->fd, ring_pages), 0);
+}
+
+static void raw_drain(struct raw *x)
+{
+	drain(&x->ring, x->c.pid, &x->pm, &x->t);
+}
+
+static void raw_end(struct raw *x)
+{
+	perf_ring_unmap(&x->ring);
+	close(x->fd);
+	unmap_buffer();
+	physmap_release(&x->pm);
+}
+
 /* Per target, a ring big enough for everything: every COW fault on the
  * buffer is sampled with the old page's physical address. */
 static void test_cow_phys_addr(void **state)
 {
-	struct perf_ring ring;
-	struct physmap pm;
-	struct tally t = { 0 };
-	struct child c;
-	char err[512];
-	int fd;
+	struct raw x;
 
-	need_perf();
-	assert_int_equal(physmap_load("/sys", &pm, err, sizeof(err)), 0);
-	map_buffer(400);
-	c = spawn(400);
-	fd = open_faults(c.pid, -1);
-	assert_true(fd >= 0);
-	assert_int_equal(perf_ring_map(&ring, fd, 64), 0);
-	step(&c);
-	drain(&ring, c.pid, &pm, &t);
-	reap(&c);
+	raw_start(&x, 400, 400, 64);
+	step(&x.c);
+	raw_drain(&x);
+	reap(&x.c);
 	fprintf(stderr, "cow: %zu samples, %zu on the buffer, %zu PFN = pagemap, %zu node = move_pages%s\n",
-		t.samples, t.in_buf, t.phys_ok, t.node_ok,
+		x.t.samples, x.t.in_buf, x.t.phys_ok, x.t.node_ok,
 		lower_nid >= 0 ? " (buffer on lower-tier node 1)" : "");
-	assert_int_equal(t.in_buf, 400);
-	assert_int_equal(t.phys_ok, 400);
-	assert_int_equal(t.node_ok, 400);
-	assert_int_equal(t.rc.lost_records, 0);
-	perf_ring_unmap(&ring);
-	close(fd);
-	unmap_buffer();
-	physmap_release(&pm);
+	assert_int_equal(x.t.in_buf, 400);
+	assert_int_equal(x.t.phys_ok, 400);
+	assert_int_equal(x.t.node_ok, 400);
+	assert_int_equal(x.t.rc.lost_records, 0);
+	raw_end(&x);
 }
 
 /* A one-page ring drained between chunks: records cross its end many
  * times and every one comes out whole. */
 static void test_wrap_around(void **state)
 {
-	struct perf_ring ring;
-	struct physmap pm;
-	struct tally t = { 0 };
-	struct child c;
-	char err[512];
-	int fd;
+	struct raw x;
 
-	need_perf();
-	assert_int_equal(physmap_load("/sys", &pm, err, sizeof(err)), 0);
-	map_buffer(2000);
-	c = spawn(40);		/* 40 x 56-byte samples: 2240 of 4096 bytes */
-	fd = open_faults(c.pid, -1);
-	assert_true(fd >= 0);
-	assert_int_equal(perf_ring_map(&ring, fd, 1), 0);
+	raw_start(&x, 2000, 40, 1);	/* 40 x 56-byte samples: 2240 of 4096 bytes */
 	for (size_t i = 0; i < 2000; i += 40) {
-		step(&c);
-		drain(&ring, c.pid, &pm, &t);
+		step(&x.c);
+		raw_drain(&x);
 	}
-	reap(&c);
-	drain(&ring, c.pid, &pm, &t);
-	fprintf(stderr, "wrap: %zu samples, %llu records wrapped, %llu lost\n", t.samples,
-		(unsigned long long)perf_ring_stats(&ring)->wrapped,
-		(unsigned long long)t.rc.lost);
-	assert_int_equal(t.in_buf, 2000);
-	assert_int_equal(t.phys_ok, 2000);
-	assert_true(perf_ring_stats(&ring)->wrapped >= 20);
-	assert_int_equal(perf_ring_stats(&ring)->corrupt, 0);
-	assert_int_equal(t.rc.lost_records, 0);
-	perf_ring_unmap(&ring);
-	close(fd);
-	unmap_buffer();
-	physmap_release(&pm);
+	reap(&x.c);
+	raw_drain(&x);
+	fprintf(stderr, "wrap: %zu samples, %llu records wrapped, %llu lost\n", x.t.samples,
+		(unsigned long long)perf_ring_stats(&x.ring)->wrapped,
+		(unsigned long long)x.t.rc.lost);
+	assert_int_equal(x.t.in_buf, 2000);
+	assert_int_equal(x.t.phys_ok, 2000);
+	assert_true(perf_ring_stats(&x.ring)->wrapped >= 20);
+	assert_int_equal(perf_ring_stats(&x.ring)->corrupt, 0);
+	assert_int_equal(x.t.rc.lost_records, 0);
+	raw_end(&x);
 }
 
 /* A flood into a one-page ring nobody reads: the kernel drops samples and
@@ -328,36 +337,22 @@ static void test_wrap_around(void **state)
  * samples + lost account for every fault. */
 static void test_lost_under_flood(void **state)
 {
-	struct perf_ring ring;
-	struct physmap pm;
-	struct tally t = { 0 };
-	struct child c;
-	char err[512];
-	int fd;
+	struct raw x;
 
-	need_perf();
-	assert_int_equal(physmap_load("/sys", &pm, err, sizeof(err)), 0);
-	map_buffer(5000);
-	c = spawn(4990);
-	fd = open_faults(c.pid, -1);
-	assert_true(fd >= 0);
-	assert_int_equal(perf_ring_map(&ring, fd, 1), 0);
-	step(&c);			/* 4990 faults into 73 slots */
-	drain(&ring, c.pid, &pm, &t);
-	step(&c);			/* 10 more: LOST comes first */
-	reap(&c);
-	drain(&ring, c.pid, &pm, &t);
+	raw_start(&x, 5000, 4990, 1);
+	step(&x.c);			/* 4990 faults into 73 slots */
+	raw_drain(&x);
+	step(&x.c);			/* 10 more: LOST comes first */
+	reap(&x.c);
+	raw_drain(&x);
 	fprintf(stderr, "flood: %zu samples read, %llu LOST records saying %llu lost\n",
-		t.samples, (unsigned long long)t.rc.lost_records,
-		(unsigned long long)t.rc.lost);
-	assert_true(t.rc.lost_records >= 1);
-	assert_true(t.rc.lost > 0);
-	assert_true(t.in_buf < 5000);
-	assert_true(t.samples + t.rc.lost >= 5000);
-	perf_ring_unmap(&ring);
-	close(fd);
-	unmap_buffer();
-	physmap_release(&pm);
+		x.t.samples, (unsigned long long)x.t.rc.lost_records,
+		(unsigned long long)x.t.rc.lost);
+	assert_true(x.t.rc.lost_records >= 1);
+	assert_true(x.t.rc.lost > 0);
+	assert_true(x.t.in_buf < 5000);
+	assert_true(x.t.samples + x.t.rc.lost >= 5000);
+	raw_end(&x);
 }
 
 /* ---- the hwhint machinery ------------------------------------------------ */
@@ -400,14 +395,11 @@ static void live_cfg(struct hwhint_cfg *c, bool per_cpu)
 
 static void settle(struct hwhint *h, struct got *g)
 {
-	struct hwhint_counters k;
-
 	/* readers drain at least every wakeup_ms (50) */
 	for (int i = 0; i < 20; i++) {
 		usleep(30000);
 		hwhint_poll(h, now_ms(), sink, g);
 	}
-	hwhint_counters(h, &k);
 }
 
 static void run_source(bool per_cpu)
