@@ -32,10 +32,9 @@
 #include <unistd.h>
 
 #include "linux/hwhint_int.h"
+#include "../tests/unit/hw_fake.h"
 #include "../tests/unit/rec_build.h"
 
-#define PID 4242
-#define LOWER_NID 1
 
 static double clock_s(clockid_t c)
 {
@@ -45,54 +44,13 @@ static double clock_s(clockid_t c)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* A hwhint with just what the reader path reads: node 1 lower tier from
- * 4 GiB up, CPU 0-3 on node 0, one target. */
-static void fake_hwhint(struct hwhint *h, struct hw_reader *r, uint64_t queue_len)
-{
-	static struct physmap_run runs[2] = {
-		{ 0, 4ULL << 30, 0 }, { 4ULL << 30, 8ULL << 30, LOWER_NID },
-	};
-	static int cpu_node[4];
-	static pid_t tg[1] = { PID };
-
-	memset(h, 0, sizeof(*h));
-	hwhint_cfg_default(&h->cfg);
-	h->cfg.lower_only = false;	/* every sample is queued: worst case */
-	h->fmt.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			     PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_WEIGHT_STRUCT |
-			     PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
-	h->pm.runs = runs;
-	h->pm.nr_runs = 2;
-	h->pm.block_bytes = 128 << 20;
-	h->cpu_node = cpu_node;
-	h->nr_cpu_node = 4;
-	h->lower[LOWER_NID] = true;
-	memset(r, 0, sizeof(*r));
-	r->h = h;
-	r->tg = tg;
-	r->nr_tg = 1;
-	r->tg_gen = 0;
-	r->seen = malloc(sizeof(*r->seen));
-	if (!r->seen || sampleq_init(&r->q, queue_len)) {
-		fprintf(stderr, "bench_hwhint: out of memory\n");
-		exit(1);
-	}
-	hwp_seen_init(r->seen, 8);
-}
-
-static void free_reader(struct hw_reader *r)
-{
-	sampleq_free(&r->q);
-	free(r->seen);
-}
-
 /* Sample i: a page of a 64 GiB-wide set, half of them on the lower node. */
 static const struct perf_event_header *sample(struct rec_build *b, uint64_t i)
 {
 	uint64_t page = (i * 0x9e3779b97f4a7c15ULL) >> 44;	/* 2^20 pages */
 	uint64_t phys = (page & 1 ? 4ULL << 30 : 0) + (page % (1 << 19)) * 4096;
 
-	rb_hw_sample(b, 0x401000, PID, PID, i * 1000, 0x7f0000000000ULL + page * 4096,
+	rb_hw_sample(b, 0x401000, HW_FAKE_PID, HW_FAKE_PID, i * 1000, 0x7f0000000000ULL + page * 4096,
 		     (uint32_t)(i & 3), 0x1e05080021, phys + 64, 40);
 	return &b->h;
 }
@@ -128,7 +86,7 @@ static void bench_decode(void)
 	double cpu = 0;
 	uint64_t recs = 0, i = 0, queued = 0;
 
-	fake_hwhint(&h, &r, 1 << 16);
+	hw_fake_init(&h, &r, 1 << 16, false);	/* every sample queued: worst case */
 	ring_new(1 << 20);
 	while (cpu < 1.0) {
 		double t0;
@@ -150,7 +108,7 @@ static void bench_decode(void)
 	printf("hwhint_decode_samples_per_s: %.0f\n", (double)recs / cpu);
 	printf("hwhint_decode_ns_per_sample: %.1f\n", cpu * 1e9 / (double)recs);
 	ring_free();
-	free_reader(&r);
+	hw_fake_free(&r);
 }
 
 /* ---- producer at 1M/s ---------------------------------------------------- */
@@ -224,7 +182,7 @@ static void bench_drop(void)
 	uint64_t consumed = 0, v;
 
 	run.rate = 1000000;
-	fake_hwhint(&h, &run.r, 65536);	/* the default queue_len */
+	hw_fake_init(&h, &run.r, 65536, false);	/* the default queue_len */
 	env = getenv("BENCH_HWHINT_RING_PAGES");
 	if (env && atoi(env) > 0)
 		h.cfg.ring_pages = (uint64_t)atoi(env);
@@ -264,7 +222,7 @@ static void bench_drop(void)
 	       (unsigned long long)run.r.local.hwhint_dropped_events);
 	printf("hwhint_drop_consumed: %llu\n", (unsigned long long)consumed);
 	ring_free();
-	free_reader(&run.r);
+	hw_fake_free(&run.r);
 }
 
 int main(void)

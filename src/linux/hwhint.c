@@ -338,6 +338,7 @@ static void load_nodes(struct hwhint *h, const char *sysfs_root)
 			if (nodemask_test(&n->cpus, c))
 				h->cpu_node[c] = n->nid;
 	}
+	h->have_tiers = true;
 	topology_release(&t);
 }
 

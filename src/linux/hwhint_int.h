@@ -58,6 +58,7 @@ struct hwhint {
 	int *cpu_node;			/* by CPU number, PGHOT_NID_UNKNOWN */
 	size_t nr_cpu_node;
 	bool lower[PGHOT_MAX_NODES];
+	bool have_tiers;		/* lower[] is known (topology read) */
 	int *cpus;			/* CPUs sampled */
 	size_t nr_cpus;
 	struct hw_ring *rings;		/* one per CPU of cpus[] */

@@ -112,6 +112,8 @@ static int handle_sample(struct hw_reader *r, const struct perf_rec_sample *s)
 	if (ps.page_nid < 0) {
 		c->hwhint_nonode_events++;
 		ps.page_nid = PGHOT_NID_UNKNOWN;
+	} else if (!h->have_tiers) {
+		/* no tiers known: the pipeline decides */
 	} else if (h->lower[ps.page_nid]) {
 		c->hwhint_lower_events++;
 		if (hwp_seen_add(r->seen, s->phys_addr >> 12, (uint32_t)(ps.time_ms / 1000)))
