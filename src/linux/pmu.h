@@ -96,6 +96,10 @@ int pmu_cap(const struct pmu *p, const char *cap, uint64_t *ret);
 int pmu_event_alias(const struct pmu *p, const char *event, char *buf,
 		    size_t len);
 
+/** pmu_find_format() - the format term @name (@len bytes) of @p, or NULL. */
+const struct pmu_format *pmu_find_format(const struct pmu *p, const char *name,
+					 size_t len);
+
 /* The four config words of a perf_event_attr. */
 struct pmu_config {
 	uint64_t word[4];	/* config, config1, config2, config3 */

@@ -7,7 +7,7 @@
  *   data's length, so records straddle the end wherever the tail says.
  * Every record handed out must lie within the ring's bytes; every pointer
  * a decoded sample carries must lie within its record.
- * Corpus: tests/fuzz/corpus/perf_ring/ (made by tests/fuzz/mkcorpus_perf_ring.c).
+ * Corpus: tests/fuzz/corpus/perf_ring/ (made by tests/fuzz/mkcorpus_perf_ring.py).
  */
 #include <stddef.h>
 #include <stdint.h>
