@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/perf_event.h>
-
 #include "linux/fsroot.h"
 #include "linux/pmu.h"
 #include "linux/sysfs_io.h"
