@@ -43,6 +43,7 @@
 struct pl_proc {
 	pid_t pid;
 	uint64_t start_time;
+	char comm[16];		/* its name, for messages and labels only */
 };
 
 /* A range report: pages [start, end) of @pid were accessed (hot) or stayed
@@ -330,6 +331,14 @@ int pl_worker(const struct pl *pl, size_t i, struct pl_worker_info *ret);
 /** pl_nodes() - the nodes with their last memory state (borrowed);
  * @ret_n receives the count. */
 const struct pl_node *pl_nodes(const struct pl *pl, size_t *ret_n);
+
+/**
+ * pl_move_status() - the outcome of a page whose move failed with @err (a
+ * negative errno, or >= 0 for success): -EBUSY/-EAGAIN busy, -ENOMEM nomem,
+ * -ENOENT/-EFAULT/-ESRCH gone, -EACCES/-EPERM perm, others other. The
+ * mapping of move_pages(2)'s per-page status.
+ */
+enum pghot_move_status pl_move_status(int err);
 
 /** pl_demote_wanted() - whether a top-tier node was below its low
  * watermark at the last worker wake. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd/common/config.h"
+#include "linux/damon.h"
 
 static struct pghotd_config cfg;
 static char err[1024];
@@ -26,14 +27,19 @@ static int parse(const char *text)
 
 static void test_defaults(void **state)
 {
+	size_t damon_idx;
+	const struct damon_cfg *dc;
+
 	assert_int_equal(parse(""), 0);
 	assert_int_equal(cfg.mode, PGHOT_MODE_DEFAULT);
-	assert_int_equal(cfg.sources, 1u << PGHOTD_SRC_DAMON);
-	assert_int_equal(cfg.sample_us, 5000);
-	assert_int_equal(cfg.aggr_us, 100000);
-	assert_int_equal(cfg.min_nr_regions, 10);
-	assert_int_equal(cfg.max_nr_regions, 1000);
-	assert_int_equal(cfg.hot_min_accesses, 1);
+	assert_non_null(src_find("damon", &damon_idx));
+	dc = cfg_src(&cfg, damon_idx);
+	assert_int_equal(cfg.sources, 1u << damon_idx);
+	assert_int_equal(dc->sample_us, 5000);
+	assert_int_equal(dc->aggr_us, 100000);
+	assert_int_equal(dc->min_nr_regions, 10);
+	assert_int_equal(dc->max_nr_regions, 1000);
+	assert_int_equal(dc->hot_min_accesses, 1);
 	assert_false(cfg.demote_enabled);
 	assert_string_equal(cfg.socket, "/run/pghot/pghotd.sock");
 	assert_string_equal(cfg.prometheus_file, "");
