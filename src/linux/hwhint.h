@@ -40,6 +40,9 @@
 #include "core/pipeline.h"
 #include "linux/source.h"
 
+/* The source (src_hwhint.c): struct src_ops over the functions below. */
+extern const struct src_desc src_hwhint;
+
 /* Length of the pmu key: SRC_PATH_LEN, as a SRC_KEY_STRING wants. */
 #define HWHINT_STR_LEN 1024
 

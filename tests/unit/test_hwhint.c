@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "hw_fake.h"
@@ -193,6 +194,56 @@ static void test_open_without_pmu(void **state)
 	open_on("arm-spe", -EOPNOTSUPP, "AUX area");
 }
 
+/* The [hwhint] keys' defaults (what the daemon fills the config from) are
+ * hwhint_cfg_default()'s, and the registry entry opens through them. */
+static void test_keys_match_defaults(void **state)
+{
+	struct hwhint_cfg def;
+	const uint8_t *base = (const uint8_t *)&def;
+
+	hwhint_cfg_default(&def);
+	assert_int_equal(src_hwhint.cfg_size, sizeof(def));
+	assert_int_equal(src_hwhint.kind, PGHOT_SRC_HWHINT);
+	for (size_t i = 0; i < src_hwhint.nr_keys; i++) {
+		const struct src_key *k = &src_hwhint.keys[i];
+		const uint8_t *f = base + k->offset;
+
+		switch (k->type) {
+		case SRC_KEY_UINT: {
+			uint64_t v;
+
+			memcpy(&v, f, sizeof(v));
+			if (v != strtoull(k->def, NULL, 10))
+				fail_msg("%s: default %s, struct %llu", k->name, k->def,
+					 (unsigned long long)v);
+			if (v < k->min || v > k->max)
+				fail_msg("%s: default outside its bounds", k->name);
+			break;
+		}
+		case SRC_KEY_BOOL:
+			if (*(const bool *)f != !strcmp(k->def, "true"))
+				fail_msg("%s: default %s", k->name, k->def);
+			break;
+		default:
+			assert_string_equal((const char *)f, k->def);
+		}
+	}
+}
+
+static void test_registry_open(void **state)
+{
+	struct src_env env = { .sysfs_root = "/nonexistent", .procfs_root = "/proc" };
+	struct hwhint_cfg c;
+	void *priv = NULL;
+	char err[1024];
+
+	hwhint_cfg_default(&c);
+	assert_int_equal(src_hwhint.ops->open(&env, &c, &priv, err, sizeof(err)), -ENODEV);
+	assert_null(priv);
+	assert_non_null(strstr(err, "no PMU at all"));
+	src_hwhint.ops->close(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +252,8 @@ int main(void)
 		cmocka_unit_test(test_data_src_class),
 		cmocka_unit_test(test_cfg_check),
 		cmocka_unit_test(test_open_without_pmu),
+		cmocka_unit_test(test_keys_match_defaults),
+		cmocka_unit_test(test_registry_open),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
