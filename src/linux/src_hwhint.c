@@ -126,8 +126,7 @@ static void hw_stats(void *priv, struct src_stats *ret)
 	struct hwhint_counters c;
 
 	hwhint_counters(s->h, &c);
-	*ret = s->st;
-	ret->bytes_reported = s->st.reports * 4096;
+	*ret = s->st;	/* samples, not ranges: bytes_reported stays 0 */
 	ret->dropped = c.hwhint_dropped_events + c.hwhint_lost_events + c.hwhint_lost_samples;
 	ret->errors = s->st.errors + c.hwhint_malformed_records + c.hwhint_ring_corrupt;
 }
