@@ -309,9 +309,11 @@ static int load_cpus(struct hwhint *h, const char *sysfs_root, char *errbuf,
 	return 0;
 }
 
-/* CPU -> node and the lower tier, from the topology; without it, nodes are
+/* CPU -> node and the lower tier, from the topology (with the config's
+ * override of the tiers, as pghotd decides them); without it, nodes are
  * unknown and the pipeline looks pages up. */
-static void load_nodes(struct hwhint *h, const char *sysfs_root)
+static void load_nodes(struct hwhint *h, const char *sysfs_root,
+		       const struct nodemask *lower_override)
 {
 	struct topology t;
 	char err[512];
@@ -325,7 +327,7 @@ static void load_nodes(struct hwhint *h, const char *sysfs_root)
 	h->nr_cpu_node = PGHOT_MAX_NODES;
 	for (size_t i = 0; i < h->nr_cpu_node; i++)
 		h->cpu_node[i] = PGHOT_NID_UNKNOWN;
-	if (topology_load(sysfs_root, NULL, &t, err, sizeof(err))) {
+	if (topology_load(sysfs_root, lower_override, &t, err, sizeof(err))) {
 		hw_log(h, LOG_WARNING, "hwhint: no topology (%s): accessing nodes unknown", err);
 		return;
 	}
@@ -405,10 +407,11 @@ static int open_rings(struct hwhint *h, char *errbuf, size_t errlen)
 	return 0;
 }
 
-int hwhint_open(const struct hwhint_cfg *cfg, const char *sysfs_root,
-		const char *procfs_root, src_log_fn log, void *log_arg,
+int hwhint_open(const struct hwhint_cfg *cfg, const struct src_env *env,
 		struct hwhint **ret, char *errbuf, size_t errlen)
 {
+	const char *sysfs_root = env->sysfs_root ? env->sysfs_root : "/sys";
+	const char *procfs_root = env->procfs_root ? env->procfs_root : "/proc";
 	struct hwhint *h;
 	int err;
 
@@ -418,8 +421,8 @@ int hwhint_open(const struct hwhint_cfg *cfg, const char *sysfs_root,
 	if (!h)
 		return -ENOMEM;
 	h->cfg = *cfg;
-	h->log = log;
-	h->log_arg = log_arg;
+	h->log = env->log;
+	h->log_arg = env->log_arg;
 	h->notify_fd = h->stop_fd = -1;
 	snprintf(h->procfs_root, sizeof(h->procfs_root), "%s", procfs_root);
 	pthread_mutex_init(&h->tg_mu, NULL);
@@ -427,7 +430,7 @@ int hwhint_open(const struct hwhint_cfg *cfg, const char *sysfs_root,
 		goto out;
 	if ((err = load_cpus(h, sysfs_root, errbuf, errlen)))
 		goto out;
-	load_nodes(h, sysfs_root);
+	load_nodes(h, sysfs_root, env->lower_override);
 	err = -ENOMEM;
 	if (!h->cpu_node)
 		goto out;

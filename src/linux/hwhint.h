@@ -127,9 +127,10 @@ struct hwhint;
  * readers. With per_cpu the events run (disabled while there is no target);
  * otherwise events come with hwhint_set_targets().
  * @cfg:         copied.
- * @sysfs_root:  PMUs, topology and memory blocks below it ("/sys").
- * @procfs_root: threads of targets, perf_event_paranoid ("/proc").
- * @log:         may be NULL.
+ * @env:         sysfs_root (PMUs, topology and memory blocks below it),
+ *               procfs_root (threads of targets, perf_event_paranoid),
+ *               log (may be NULL), lower_override (the config's tiers);
+ *               borrowed for the call.
  * @errbuf:      on failure, what is wrong and what to do (no PMU: what is
  *               missing and what works instead; a refused open: the
  *               privilege or sysctl that decides).
@@ -137,8 +138,7 @@ struct hwhint;
  * AUX-area decoding is not implemented), -EACCES/-EPERM (privilege), the
  * errno of perf_event_open()/mmap(), -ENOMEM.
  */
-int hwhint_open(const struct hwhint_cfg *cfg, const char *sysfs_root,
-		const char *procfs_root, src_log_fn log, void *log_arg,
+int hwhint_open(const struct hwhint_cfg *cfg, const struct src_env *env,
 		struct hwhint **ret, char *errbuf, size_t errlen);
 
 /**

@@ -38,8 +38,7 @@ static int hw_open(const struct src_env *env, const void *cfg, void **ret_priv,
 		snprintf(errbuf, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	err = hwhint_open(cfg, env->sysfs_root, env->procfs_root, env->log,
-			  env->log_arg, &s->h, errbuf, errlen);
+	err = hwhint_open(cfg, env, &s->h, errbuf, errlen);
 	if (err) {
 		free(s);
 		return err;
@@ -131,6 +130,47 @@ static void hw_stats(void *priv, struct src_stats *ret)
 	ret->errors = s->st.errors + c.hwhint_malformed_records + c.hwhint_ring_corrupt;
 }
 
+/* Every field of struct hwhint_counters by its name; the state ones are
+ * gauges. */
+#define HWC(f, g) { #f, offsetof(struct hwhint_counters, f), g }
+static const struct {
+	const char *name;
+	size_t off;
+	bool gauge;
+} hw_counter_table[] = {
+	HWC(hwhint_total_events, false), HWC(hwhint_useful_events, false),
+	HWC(hwhint_dropped_events, false), HWC(hwhint_dram_accesses, false),
+	HWC(hwhint_extmem_accesses, false), HWC(hwhint_throttle_records, false),
+	HWC(hwhint_unthrottle_records, false), HWC(hwhint_lost_records, false),
+	HWC(hwhint_lost_events, false), HWC(hwhint_lost_samples_records, false),
+	HWC(hwhint_lost_samples, false), HWC(hwhint_other_records, false),
+	HWC(hwhint_unknown_records, false), HWC(hwhint_malformed_records, false),
+	HWC(hwhint_ring_corrupt, false), HWC(hwhint_ring_wrapped, false),
+	HWC(hwhint_noaddr_events, false), HWC(hwhint_untargeted_events, false),
+	HWC(hwhint_nonode_events, false), HWC(hwhint_toptier_events, false),
+	HWC(hwhint_lower_events, false), HWC(hwhint_new_lower_pages, false),
+	HWC(hwhint_reported, false), HWC(hwhint_period, true),
+	HWC(hwhint_period_changes, false), HWC(hwhint_events_open, true),
+	HWC(hwhint_rings, true), HWC(hwhint_open_errors, false),
+};
+#undef HWC
+
+_Static_assert(sizeof(hw_counter_table) / sizeof(hw_counter_table[0]) ==
+		       sizeof(struct hwhint_counters) / sizeof(uint64_t),
+	       "every hwhint counter has a name");
+
+static void hw_counters(void *priv, src_counter_fn fn, void *arg)
+{
+	struct src_hw *s = priv;
+	struct hwhint_counters c;
+
+	hwhint_counters(s->h, &c);
+	for (size_t i = 0; i < sizeof(hw_counter_table) / sizeof(hw_counter_table[0]); i++)
+		fn(arg, hw_counter_table[i].name,
+		   *(const uint64_t *)((const char *)&c + hw_counter_table[i].off),
+		   hw_counter_table[i].gauge);
+}
+
 static void hw_close(void *priv)
 {
 	struct src_hw *s = priv;
@@ -148,6 +188,7 @@ static const struct src_ops hw_ops = {
 	.interval_ms = hw_interval_ms,
 	.poll = hw_poll,
 	.stats = hw_stats,
+	.counters = hw_counters,
 	.close = hw_close,
 };
 

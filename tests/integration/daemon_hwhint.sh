@@ -62,6 +62,9 @@ wait_stat pghot_recorded_hwhints 256
 wait_stat pgpromote_success 200
 [ "$(stat_of source_hwhint_dropped)" = 0 ] || fail "dropped $(stat_of source_hwhint_dropped)"
 [ "$(stat_of pages_looked_up)" = 0 ] || fail "looked up $(stat_of pages_looked_up): nodes come from PHYS_ADDR"
+# the source's own counters, as the kernel's IBS profiler names them
+[ "$(stat_of hwhint_useful_events)" -ge 256 ] || fail "hwhint_useful_events $(stat_of hwhint_useful_events)"
+[ "$(stat_of hwhint_total_events)" -ge "$(stat_of hwhint_useful_events)" ] || fail "hwhint_total_events below useful"
 n=$(stat_of source_hwhint_reports) p=$(stat_of pgpromote_success)
 stop
 ok "$n hwhint samples recorded without lookups, $p pages promoted"

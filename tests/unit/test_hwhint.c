@@ -178,7 +178,7 @@ static void open_on(const char *machine, int expect, const char *msg)
 	assert_int_equal(system(cmd), 0);
 	strcat(root, "/sys");
 	hwhint_cfg_default(&c);
-	assert_int_equal(hwhint_open(&c, root, "/proc", NULL, NULL, &h, err, sizeof(err)),
+	assert_int_equal(hwhint_open(&c, &(struct src_env){ .sysfs_root = root, .procfs_root = "/proc" }, &h, err, sizeof(err)),
 			 expect);
 	assert_null(h);
 	if (!strstr(err, msg))

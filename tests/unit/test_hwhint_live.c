@@ -417,7 +417,7 @@ static void run_source(bool per_cpu)
 	c = spawn(1000);
 	other = spawn(1000);	/* not a target: none of its samples may show */
 	g.pid = c.pid;
-	if (hwhint_open(&cfg, "/sys", "/proc", NULL, NULL, &h, err, sizeof(err)))
+	if (hwhint_open(&cfg, &(struct src_env){ .sysfs_root = "/sys", .procfs_root = "/proc" }, &h, err, sizeof(err)))
 		fail_msg("hwhint_open: %s", err);
 	assert_int_equal(hwhint_set_targets(h, &c.pid, 1), 0);
 	hwhint_counters(h, &k);
@@ -490,7 +490,7 @@ static void test_queue_drops(void **state)
 	map_buffer(3000);
 	c = spawn(3000);
 	g.pid = c.pid;
-	if (hwhint_open(&cfg, "/sys", "/proc", NULL, NULL, &h, err, sizeof(err)))
+	if (hwhint_open(&cfg, &(struct src_env){ .sysfs_root = "/sys", .procfs_root = "/proc" }, &h, err, sizeof(err)))
 		fail_msg("hwhint_open: %s", err);
 	assert_int_equal(hwhint_set_targets(h, &c.pid, 1), 0);
 	step(&c);
@@ -526,7 +526,7 @@ static void test_adaptive_period(void **state)
 	cfg.adapt_ms = 20;
 	cfg.period = cfg.period_min = 8;
 	cfg.period_max = 64;
-	if (hwhint_open(&cfg, "/sys", "/proc", NULL, NULL, &h, err, sizeof(err)))
+	if (hwhint_open(&cfg, &(struct src_env){ .sysfs_root = "/sys", .procfs_root = "/proc" }, &h, err, sizeof(err)))
 		fail_msg("hwhint_open: %s", err);
 	assert_int_equal(hwhint_set_targets(h, &self, 1), 0);
 	while (now_ms() - t0 < 1000) {
