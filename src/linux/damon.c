@@ -1086,12 +1086,12 @@ static int read_region(struct damon_src *s, const char *dir, uint64_t idx,
  * holding garbage is skipped and counted.
  */
 static int report_tried(struct damon_src *s, uint32_t k, size_t i, pid_t pid,
-			uint64_t now_ms, src_report_fn fn, void *arg,
-			int *ret_n)
+			const struct src_sink *sink, int *ret_n)
 {
 	char dir[PATH_MAX];
 	uint64_t *idx = NULL;
-	size_t n = 0, cap = 0;
+	struct pl_range *rep = NULL;
+	size_t n = 0, cap = 0, nrep = 0;
 	struct dirent *de;
 	DIR *d;
 	int ret = 0;
@@ -1125,9 +1125,9 @@ static int report_tried(struct damon_src *s, uint32_t k, size_t i, pid_t pid,
 	closedir(d);
 	if (n)
 		qsort(idx, n, sizeof(*idx), cmp_u64);
-	for (size_t j = 0; j < n; j++) {
+	rep = n ? malloc(n * sizeof(*rep)) : NULL;
+	for (size_t j = 0; rep && j < n; j++) {
 		struct damon_region r;
-		struct src_report rep;
 
 		if (read_region(s, dir, idx[j], &r)) {
 			s->st.errors++;
@@ -1135,23 +1135,22 @@ static int report_tried(struct damon_src *s, uint32_t k, size_t i, pid_t pid,
 		}
 		if (r.nr_accesses && r.nr_accesses < s->hot_min)
 			continue;
-		rep = (struct src_report){
+		rep[nrep++] = (struct pl_range){
 			.pid = pid,
 			.start = r.start,
 			.end = r.end,
 			.nid = PGHOT_NID_UNKNOWN,
-			.time_ms = now_ms,
 			.nr_accesses = r.nr_accesses,
 			.age = r.age,
 			.cold = r.nr_accesses == 0,
 		};
-		ret = fn(arg, &rep);
 		s->st.reports++;
 		s->st.bytes_reported += r.end - r.start;
-		(*ret_n)++;
-		if (ret < 0)
-			break;
 	}
+	if (nrep)
+		ret = sink->ranges(sink->sink_arg, rep, nrep);
+	*ret_n = (int)nrep;
+	free(rep);
 	free(idx);
 	return ret < 0 ? ret : 0;
 }
@@ -1183,7 +1182,7 @@ static bool ensure_running(struct damon_src *s, uint32_t k)
 	return true;
 }
 
-static int damon_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
+static int damon_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 {
 	struct damon_src *s = priv;
 	uint32_t nk;
@@ -1210,7 +1209,7 @@ static int damon_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
 			pid_t pid = s->targets[s->per_target ? k : i];
 			int n;
 
-			err = report_tried(s, k, i, pid, now_ms, fn, arg, &n);
+			err = report_tried(s, k, i, pid, sink, &n);
 			total += n;
 			if (err)
 				return err;
@@ -1253,26 +1252,27 @@ static void damon_close(void *priv)
 	free(s);
 }
 
-static int damon_open(const struct src_cfg *cfg, void **ret_priv,
-		      char *errbuf, size_t errlen)
+static int damon_open(const struct src_env *env, const void *config,
+		      void **ret_priv, char *errbuf, size_t errlen)
 {
-	const char *sys = cfg->sysfs_root ? cfg->sysfs_root : "/sys";
-	const char *proc = cfg->procfs_root ? cfg->procfs_root : "/proc";
-	const char *run = cfg->run_dir ? cfg->run_dir : "/run/pghot";
+	const struct damon_cfg *cfg = config;
+	const char *sys = env->sysfs_root ? env->sysfs_root : "/sys";
+	const char *proc = env->procfs_root ? env->procfs_root : "/proc";
+	const char *run = env->run_dir ? env->run_dir : "/run/pghot";
 	struct damon_src *s;
 	int err;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return seterr(errbuf, errlen, -ENOMEM, "out of memory");
-	s->log = cfg->log;
-	s->log_arg = cfg->log_arg;
+	s->log = env->log;
+	s->log_arg = env->log_arg;
 	s->busy_wait_us = 20000;
 	s->sample_us = cfg->sample_us ? cfg->sample_us : 5000;
 	s->aggr_us = cfg->aggr_us ? cfg->aggr_us : 100000;
-	s->min_nr_regions = cfg->min_nr_regions ? cfg->min_nr_regions : 10;
-	s->max_nr_regions = cfg->max_nr_regions ? cfg->max_nr_regions : 1000;
-	s->hot_min = cfg->hot_min_accesses ? cfg->hot_min_accesses : 1;
+	s->min_nr_regions = cfg->min_nr_regions ? (uint32_t)cfg->min_nr_regions : 10;
+	s->max_nr_regions = cfg->max_nr_regions ? (uint32_t)cfg->max_nr_regions : 1000;
+	s->hot_min = cfg->hot_min_accesses ? (uint32_t)cfg->hot_min_accesses : 1;
 	if (sysfs_path(s->admin, sizeof(s->admin), "%s/kernel/mm/damon/admin",
 		       sys) < 0 ||
 	    sysfs_path(s->procfs, sizeof(s->procfs), "%s", proc) < 0 ||
@@ -1400,8 +1400,7 @@ void damon_src_set_busy_wait(void *priv, unsigned int us)
 	((struct damon_src *)priv)->busy_wait_us = us;
 }
 
-const struct src_ops src_damon_ops = {
-	.name = "damon",
+static const struct src_ops damon_ops = {
 	.open = damon_open,
 	.set_targets = damon_set_targets,
 	.fd = damon_fd,
@@ -1409,4 +1408,40 @@ const struct src_ops src_damon_ops = {
 	.poll = damon_poll,
 	.stats = damon_stats,
 	.close = damon_close,
+};
+
+#define DOFF(f) offsetof(struct damon_cfg, f)
+static const struct src_key damon_keys[] = {
+	{ "sample_us", SRC_KEY_UINT, 100, 10000000, "5000", "us",
+	  "DAMON sampling interval.", DOFF(sample_us), true, NULL },
+	{ "aggr_us", SRC_KEY_UINT, 1000, 100000000, "100000", "us",
+	  "DAMON aggregation interval; hot regions are reported once per interval.",
+	  DOFF(aggr_us), true, NULL },
+	{ "min_nr_regions", SRC_KEY_UINT, 3, 100000, "10", "regions",
+	  "DAMON lower bound of monitoring regions per target.",
+	  DOFF(min_nr_regions), true, NULL },
+	{ "max_nr_regions", SRC_KEY_UINT, 3, 100000, "1000", "regions",
+	  "DAMON upper bound of monitoring regions per target.",
+	  DOFF(max_nr_regions), true, NULL },
+	{ "hot_min_accesses", SRC_KEY_UINT, 1, 1000, "1", "samples",
+	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
+	  DOFF(hot_min_accesses), true, NULL },
+};
+#undef DOFF
+
+static const struct src_key_order damon_orders[] = {
+	{ "min_nr_regions", "max_nr_regions", false },
+	{ "sample_us", "aggr_us", false },
+};
+
+const struct src_desc src_damon = {
+	.name = "damon",
+	.kind = PGHOT_SRC_SCAN,
+	.summary = "DAMON vaddr monitoring of the targets (Linux 6.2+ DAMON sysfs)",
+	.ops = &damon_ops,
+	.keys = damon_keys,
+	.nr_keys = sizeof(damon_keys) / sizeof(damon_keys[0]),
+	.orders = damon_orders,
+	.nr_orders = sizeof(damon_orders) / sizeof(damon_orders[0]),
+	.cfg_size = sizeof(struct damon_cfg),
 };

@@ -11,6 +11,18 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "linux/source.h"
+
+/* The damon source's config: section [damon]. Zero fields take the
+ * defaults of its keys. */
+struct damon_cfg {
+	uint64_t sample_us, aggr_us;		/* intervals, µs */
+	uint64_t min_nr_regions, max_nr_regions;
+	uint64_t hot_min_accesses;		/* nr_accesses of a hot region */
+};
+
+extern const struct src_desc src_damon;
+
 /* What open() found in the kernel's DAMON sysfs tree. */
 struct damon_layout {
 	const char *name;	/* "6.12-6.13", ...: the oldest kernel line

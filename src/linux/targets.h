@@ -44,9 +44,6 @@ struct target {
 	struct target_id id;
 	struct addr_range *thp;		/* VMAs holding transparent huge pages */
 	size_t nr_thp;
-	uint64_t thp_kb;		/* smaps_rollup AnonHugePages when @thp
-					 * was read */
-	uint64_t thp_read_ms;		/* when @thp was read, 0: never */
 	uint32_t space_id;		/* engine space */
 	uint64_t pages_recorded;	/* reports on lower-tier pages */
 	uint64_t pages_promoted;

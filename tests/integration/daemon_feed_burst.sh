@@ -13,7 +13,7 @@ python3 -c '
 for i in range(40000):
     print("4242 0x%x" % (0x7f0000000000 + i * 4096))' >"$T/feed"
 config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
-start --migrator=dry-run --fake-page-nid=1
+start --migrator=fake:1
 wait_stat pages_reported 40000
 [ "$(stat_of source_feed_reports)" = 40000 ] || fail "reports $(stat_of source_feed_reports)"
 [ "$(stat_of pages_skipped_budget)" = 0 ] || fail "$(stat_of pages_skipped_budget) samples dropped past the poll budget"
@@ -37,7 +37,7 @@ ok "rotation followed: the old file's rest, then the new file"
 
 # a socket client sending 40000 samples at once
 config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed.sock"
-start --migrator=dry-run --fake-page-nid=1
+start --migrator=fake:1
 python3 - "$T/feed.sock" <<'PY'
 import socket, sys
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])

@@ -10,7 +10,7 @@ proc 4242 worker 102400 1000
 mkfifo "$T/fifo"
 config "[engine]" "enabled_sources = feed" "freq_threshold = 2" "sleep_ms = 50" \
 	"[targets]" "pids = 4242" "rescan_ms = 200" "[feed]" "path = $T/fifo"
-start --migrator=dry-run --fake-page-nid=1
+start --migrator=fake:1
 exec 3>"$T/fifo"
 
 # 1. it exits; a rescan sees the gap; then another program gets the pid
@@ -22,7 +22,7 @@ wait_stat target_scans 8
 grep -qF "managing pid 4242 (intruder)" "$T/log" && fail "the intruder was adopted"
 printf '4242 0x7f0000002000\n4242 0x7f0000002000\n' >&3
 wait_stat reports_untargeted 2
-grep -qF "dry-run: move pid 4242" "$T/log" && fail "a page of the intruder was moved"
+grep -qF "fake: move pid 4242" "$T/log" && fail "a page of the intruder was moved"
 ok "exit then reuse: dropped for good, the new process not adopted"
 
 # 2. a reload (same list) does not bring it back
@@ -37,7 +37,7 @@ ok "a reload keeps it dropped"
 # 3. exit and reuse between two rescans (no gap seen): the start time says
 proc 4242 worker 102400 1000
 config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "rescan_ms = 200" "[feed]" "path = $T/fifo"
-start --migrator=dry-run --fake-page-nid=1
+start --migrator=fake:1
 proc 4242 intruder 102400 3000
 wait_log "warning: target pid 4242 (worker) exited: dropped for good (pids = 4242 names that process; a new process with pid 4242 will not be managed): pid 4242 is now 'intruder', started later"
 wait_stat target_scans 4
@@ -48,7 +48,7 @@ ok "reuse between rescans: dropped for good"
 
 # 4. a zombie has no memory: exited
 proc 4242 worker 102400 1000
-start --migrator=dry-run --fake-page-nid=1
+start --migrator=fake:1
 sed -i 's/^4242 (worker) S /4242 (worker) Z /' "$T/proc/4242/stat"
 wait_log "warning: target pid 4242 (worker) exited: dropped for good"
 stop

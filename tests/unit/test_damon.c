@@ -544,22 +544,38 @@ static void test_log(void *arg, int level, const char *msg)
 	}
 }
 
+/* What open() gets: the environment and the source's own config. */
+struct src_cfg {
+	struct src_env env;
+	struct damon_cfg dc;
+};
+
 static struct src_cfg fk_cfg(struct fk *k)
 {
 	struct src_cfg c = {
-		.sysfs_root = k->root,
-		.procfs_root = k->proc,
-		.sample_us = 10000,
-		.aggr_us = 200000,
-		.min_nr_regions = 10,
-		.max_nr_regions = 500,
-		.hot_min_accesses = 3,
-		.log = test_log,
-		.run_dir = k->run,
+		.env = {
+			.sysfs_root = k->root,
+			.procfs_root = k->proc,
+			.log = test_log,
+			.run_dir = k->run,
+		},
+		.dc = {
+			.sample_us = 10000,
+			.aggr_us = 200000,
+			.min_nr_regions = 10,
+			.max_nr_regions = 500,
+			.hot_min_accesses = 3,
+		},
 	};
 
 	logbuf[0] = '\0';
 	return c;
+}
+
+static int damon_open(const struct src_cfg *c, void **ret, char *err,
+		      size_t len)
+{
+	return src_damon.ops->open(&c->env, &c->dc, ret, err, len);
 }
 
 static void *fk_open(struct fk *k)
@@ -567,7 +583,7 @@ static void *fk_open(struct fk *k)
 	struct src_cfg c = fk_cfg(k);
 	char err[1024] = "";
 	void *p = NULL;
-	int r = src_damon_ops.open(&c, &p, err, sizeof(err));
+	int r = damon_open(&c, &p, err, sizeof(err));
 
 	if (r)
 		fail_msg("open: %d %s", r, err);
@@ -588,20 +604,30 @@ static bool state_file_exists(struct fk *k)
 /* ---- report collection ---- */
 
 struct coll {
-	struct src_report r[64];
+	struct pl_range r[64];
 	int n;
 	int stop_after;
 };
 
-static int collect(void *arg, const struct src_report *r)
+static int collect_ranges(void *arg, const struct pl_range *r, size_t n)
 {
 	struct coll *c = arg;
 
-	if (c->n < 64)
-		c->r[c->n++] = *r;
-	if (c->stop_after && c->n >= c->stop_after)
-		return -ECANCELED;
+	for (size_t i = 0; i < n; i++) {
+		if (c->n < 64)
+			c->r[c->n++] = r[i];
+		if (c->stop_after && c->n >= c->stop_after)
+			return -ECANCELED;
+	}
 	return 0;
+}
+
+/* poll() of source @p into @c */
+static int poll_into(void *p, uint64_t now, struct coll *c)
+{
+	const struct src_sink sink = { .ranges = collect_ranges, .sink_arg = c };
+
+	return src_damon.ops->poll(p, now, &sink);
 }
 
 static void set_regions(struct fk *k, int t, int n, ...)
@@ -628,7 +654,7 @@ static void test_no_damon(void **state)
 	char err[1024] = "", *before = snapshot(k->root), *after;
 	void *p = NULL;
 
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -ENOENT);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -ENOENT);
 	assert_null(p);
 	assert_non_null(strstr(err, "kernel has no DAMON sysfs interface ("));
 	assert_non_null(strstr(err, "/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+) with vaddr operations; use the feed source instead"));
@@ -659,12 +685,12 @@ static void check_layout_open_close(int ver, const char *name, bool per_target,
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/intervals/update_us"), "60000000");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/min"), "10");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/max"), "500");
-	assert_int_equal(src_damon_ops.interval_ms(p), 200);
-	assert_int_equal(src_damon_ops.fd(p), -1);
+	assert_int_equal(src_damon.ops->interval_ms(p), 200);
+	assert_int_equal(src_damon.ops->fd(p), -1);
 	assert_true(state_file_exists(k));
 	/* off until there is a target */
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -700,7 +726,7 @@ static void check_foreign(bool running)
 		put("812", "%s/kdamonds/0/pid", k->admin);
 	}
 	before = snapshot(k->root);
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EBUSY);
 	after = snapshot(k->root);
 	assert_string_equal(before, after);
 	assert_false(state_file_exists(k));
@@ -764,7 +790,7 @@ static void test_stale_state_cleanup(void **state)
 	assert_non_null(strstr(k->log, "/kdamonds/nr_kdamonds=0\n"));
 	assert_non_null(strstr(logbuf, "removed 1 kdamond(s) left by pghotd pid 3999999"));
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_false(state_file_exists(k));
 	fk_free(k);
 }
@@ -784,7 +810,7 @@ static void test_stale_state_mismatch(void **state)
 	put("5555", "%s/kdamonds/0/pid", k->admin);
 	write_state_file(k, 3999999, 1, 4242);
 	before = snapshot(k->root);
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EBUSY);
 	after = snapshot(k->root);
 	assert_string_equal(before, after);
 	assert_int_equal(k->nr_writes, 0);
@@ -807,13 +833,13 @@ static void test_other_pghotd_alive(void **state)
 	snprintf(kd, sizeof(kd), "%s/kdamonds/0", k->admin);
 	fk_kdamond(k, kd);
 	write_state_file(k, 300, 7000, 0);
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "another pghotd (pid 300)"));
 	assert_int_equal(k->nr_writes, 0);
 	/* same pid, other start time: a reused pid, so the owner is dead */
 	write_state_file(k, 300, 6999, 0);
 	p = fk_open(k);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -827,7 +853,7 @@ static void test_stale_state_no_kdamonds(void **state)
 	p = fk_open(k);
 	assert_non_null(strstr(logbuf, "removing stale state file"));
 	assert_int_equal(k->nr_off, 0);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_false(state_file_exists(k));
 	fk_free(k);
 }
@@ -840,7 +866,7 @@ static void test_no_vaddr(void **state)
 	void *p = NULL;
 
 	k->no_vaddr = true;
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EOPNOTSUPP);
 	assert_non_null(strstr(err, "no vaddr operations (avail_operations: 'paddr')"));
 	/* what it created is gone again */
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
@@ -860,7 +886,7 @@ static void test_reports_612(void **state)
 	set_regions(k, 0, 3, 0x1000ULL, 0x3000ULL, 5u, 2u, 0x3000ULL, 0x8000ULL, 0u, 10u,
 		    0x8000ULL, 0x9000ULL, 1u, 0u);
 	set_regions(k, 1, 1, 0x10000ULL, 0x20000ULL, 20u, 7u);
-	assert_int_equal(src_damon_ops.set_targets(p, pids, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, pids, 2), 0);
 	assert_int_equal(damon_src_targets(p, got, 4), 2);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "100");
@@ -871,7 +897,7 @@ static void test_reports_612(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/access_pattern/nr_accesses/max"), "4294967295");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/action"), "stat");
 
-	assert_int_equal(src_damon_ops.poll(p, 777, collect, &c), 3);
+	assert_int_equal(poll_into(p, 777, &c), 3);
 	assert_int_equal(c.n, 3);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
@@ -879,7 +905,6 @@ static void test_reports_612(void **state)
 	assert_int_equal(c.r[0].nr_accesses, 5);
 	assert_int_equal(c.r[0].age, 2);
 	assert_false(c.r[0].cold);
-	assert_int_equal(c.r[0].time_ms, 777);
 	assert_int_equal(c.r[0].nid, PGHOT_NID_UNKNOWN);
 	assert_int_equal(c.r[1].pid, 100);
 	assert_int_equal(c.r[1].start, 0x3000);
@@ -889,15 +914,15 @@ static void test_reports_612(void **state)
 	assert_int_equal(c.r[2].pid, 200);
 	assert_int_equal(c.r[2].start, 0x10000);
 	assert_false(c.r[2].cold);
-	src_damon_ops.stats(p, &st);
+	src_damon.ops->stats(p, &st);
 	assert_int_equal(st.reports, 3);
 	assert_int_equal(st.bytes_reported, 0x2000 + 0x5000 + 0x10000);
 	assert_int_equal(st.errors, 0);
 
 	/* a callback error stops the poll and is returned */
 	c = (struct coll){ .stop_after = 1 };
-	assert_int_equal(src_damon_ops.poll(p, 778, collect, &c), -ECANCELED);
-	src_damon_ops.close(p);
+	assert_int_equal(poll_into(p, 778, &c), -ECANCELED);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "<missing>");
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	fk_free(k);
@@ -914,15 +939,15 @@ static void test_reports_617(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 4u, 1u);
 	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 0u, 9u);
-	assert_int_equal(src_damon_ops.set_targets(p, pids, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, pids, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/type"), "target");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/allow"), "N");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/filters/nr_filters"), "0");
-	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 2);
+	assert_int_equal(poll_into(p, 1, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[1].pid, 200);
 	assert_true(c.r[1].cold);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -934,11 +959,11 @@ static void test_targets_change_commit(void **state)
 	char b[64];
 	void *p = fk_open(k);
 
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
 	assert_int_equal(k->nr_on, 1);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0); /* no change */
+	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0); /* no change */
 	assert_int_equal(k->nr_commit, 0);
-	assert_int_equal(src_damon_ops.set_targets(p, b2, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, b2, 2), 0);
 	assert_int_equal(k->nr_commit, 1);
 	assert_int_equal(k->nr_on, 1);
 	assert_int_equal(k->nr_off, 0);
@@ -953,22 +978,22 @@ static void test_targets_change_commit(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/2/end"), "140720308621312");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/1/regions/nr_regions"), "0");
 	/* down to one target: no filter needed */
-	assert_int_equal(src_damon_ops.set_targets(p, b2 + 1, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, b2 + 1, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/filters/nr_filters"), "0");
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
 	assert_int_equal(got[0], 300);
 	/* none: the kdamond stops */
-	assert_int_equal(src_damon_ops.set_targets(p, NULL, 0), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, NULL, 0), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
 	/* a pid that does not exist is skipped */
 	{
 		pid_t d[] = { 999, 100 };
 
-		assert_int_equal(src_damon_ops.set_targets(p, d, 2), 0);
+		assert_int_equal(src_damon.ops->set_targets(p, d, 2), 0);
 		assert_int_equal(damon_src_targets(p, got, 4), 1);
 		assert_int_equal(got[0], 100);
 	}
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -983,21 +1008,21 @@ static void test_targets_602(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 0u, 3u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
-	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/aggr_us"), "200000");
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 2);
+	assert_int_equal(poll_into(p, 5, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
 	assert_int_equal(c.r[1].pid, 200);
 	assert_true(c.r[1].cold);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -1011,19 +1036,19 @@ static void test_targets_602_change(void **state)
 	char b[64];
 	void *p = fk_open(k);
 
-	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
 	assert_int_equal(k->nr_on, 2);
-	assert_int_equal(src_damon_ops.set_targets(p, swap, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, swap, 2), 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 3);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "300");
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
-	assert_int_equal(src_damon_ops.set_targets(p, one, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, one, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -1040,14 +1065,14 @@ static void test_targets_606_offon(void **state)
 	assert_string_equal(damon_src_layout(p)->name, "6.6-6.10");
 	assert_false(damon_src_per_target_kdamonds(p));
 	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 7u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
-	assert_int_equal(src_damon_ops.set_targets(p, b2, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, b2, 2), 0);
 	assert_int_equal(k->nr_commit, 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 2);
-	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 1);
+	assert_int_equal(poll_into(p, 1, &c), 1);
 	assert_int_equal(c.r[0].pid, 300);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1062,12 +1087,12 @@ static void test_pid_vanishes(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 9u, 3u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
 	rmrf("%s/100", k->proc);
 	/* the kernel now sees only one target, the former index 1 */
 	k->reg[0][0] = k->reg[1][0];
 	k->nreg[1] = 0;
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 1);
+	assert_int_equal(poll_into(p, 5, &c), 1);
 	assert_int_equal(c.r[0].pid, 200);
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
 	assert_int_equal(got[0], 200);
@@ -1076,9 +1101,9 @@ static void test_pid_vanishes(void **state)
 	/* the last one too: the kdamond is stopped, polls report nothing */
 	rmrf("%s/200", k->proc);
 	c.n = 0;
-	assert_int_equal(src_damon_ops.poll(p, 6, collect, &c), 0);
+	assert_int_equal(poll_into(p, 6, &c), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	fk_free(k);
 }
@@ -1093,24 +1118,24 @@ static void test_tried_not_filled(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 8u, 1u, 0x2000ULL, 0x3000ULL, 0u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
 	k->fill_tried = false;
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 0);
+	assert_int_equal(poll_into(p, 5, &c), 0);
 	k->fill_tried = true;
 	k->drop_age = true;
-	assert_int_equal(src_damon_ops.poll(p, 6, collect, &c), 1);
+	assert_int_equal(poll_into(p, 6, &c), 1);
 	assert_int_equal(c.r[0].start, 0x2000);
-	src_damon_ops.stats(p, &st);
+	src_damon.ops->stats(p, &st);
 	assert_int_equal(st.errors, 1);
 	k->drop_age = false;
 	k->busy_update = 1;
 	c.n = 0;
-	assert_int_equal(src_damon_ops.poll(p, 7, collect, &c), 0);
-	src_damon_ops.stats(p, &st);
+	assert_int_equal(poll_into(p, 7, &c), 0);
+	src_damon.ops->stats(p, &st);
 	assert_int_equal(st.errors, 2);
 	k->busy_update = 0;
-	assert_int_equal(src_damon_ops.poll(p, 8, collect, &c), 2);
-	src_damon_ops.close(p);
+	assert_int_equal(poll_into(p, 8, &c), 2);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1123,9 +1148,9 @@ static void test_busy_retry(void **state)
 	void *p = NULL;
 
 	k->busy_writes = 3;
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), 0);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1139,12 +1164,12 @@ static void test_kdamond_restart(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
 	put("off", "%s/kdamonds/0/state", k->admin);
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 1);
+	assert_int_equal(poll_into(p, 5, &c), 1);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_non_null(strstr(logbuf, "stopped by itself"));
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1156,7 +1181,7 @@ static void test_close_foreign_change(void **state)
 	void *p = fk_open(k);
 
 	put("2", "%s/kdamonds/nr_kdamonds", k->admin);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
 	assert_true(state_file_exists(k));
 	assert_non_null(strstr(logbuf, "leaving the kdamonds alone"));
@@ -1170,10 +1195,10 @@ static void test_bad_settings(void **state)
 	char err[1024] = "";
 	void *p = NULL;
 
-	c.min_nr_regions = 2;
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EINVAL);
+	c.dc.min_nr_regions = 2;
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EINVAL);
 	assert_int_equal(k->nr_writes, 0);
-	src_damon_ops.close(NULL);
+	src_damon.ops->close(NULL);
 	fk_free(k);
 }
 

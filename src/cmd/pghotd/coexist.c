@@ -84,7 +84,7 @@ int coexist_start(struct daemon *d)
 	d->coexist.last.numa_balancing = d->coexist.last.demotion = -1;
 	if (check(d))
 		return -EBUSY;
-	d->coexist.next_ms = now_ms() + COEXIST_CHECK_MS;
+	d->coexist.next_ms = d->now + COEXIST_CHECK_MS;
 	return 0;
 }
 

@@ -183,7 +183,7 @@ short ctl_listen_events(const struct daemon *d, uint64_t now)
 
 void ctl_accept(struct daemon *d)
 {
-	uint64_t now = now_ms();
+	uint64_t now = d->now;
 
 	for (;;) {
 		int i = free_slot(d), fd;
@@ -218,8 +218,9 @@ void ctl_accept(struct daemon *d)
 	}
 }
 
-/* Write what the socket takes now. Return: false if the client is gone. */
-static bool flush(struct ctl_client *c)
+/* Write what the socket takes now (progress at @now). Return: false if
+ * the client is gone. */
+static bool flush(struct ctl_client *c, uint64_t now)
 {
 	while (c->out_off < c->out_len) {
 		ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
@@ -230,7 +231,7 @@ static bool flush(struct ctl_client *c)
 		if (w < 0)
 			return errno == EAGAIN || errno == EWOULDBLOCK;
 		c->out_off += (size_t)w;
-		c->last_ms = now_ms();
+		c->last_ms = now;
 	}
 	c->out_len = c->out_off = 0;
 	return true;
@@ -371,15 +372,15 @@ static bool handle_line(struct daemon *d, int i, const char *line, size_t len)
 		break;
 	case PROTO_MSG_STATS:
 		stats_foreach(d, stat_line, c);
-		for (size_t k = 0; k < d->nr_targets; k++) {
-			const struct target *t = &d->targets[k];
-			char comm[ESC_SIZE(sizeof(t->id.comm))];
+		for (size_t k = 0; k < pl_nr_targets(d->pl); k++) {
+			const struct pl_target *t = pl_target_at(d->pl, k);
+			char comm[ESC_SIZE(sizeof(t->proc.comm))];
 
 			/* the process names itself: "\nOK" must not end
 			 * the reply */
-			esc_str(comm, sizeof(comm), t->id.comm);
+			esc_str(comm, sizeof(comm), t->proc.comm);
 			out(c, "target %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %s",
-			    (int)t->id.pid, t->pages_recorded, t->pages_promoted,
+			    (int)t->proc.pid, t->pages_recorded, t->pages_promoted,
 			    t->pages_demoted, comm);
 		}
 		out(c, "OK");
@@ -441,12 +442,12 @@ static void answer(struct daemon *d, int i)
 	while (!c->closing && !c->out_len && (nl = memchr(c->buf, '\n', c->len))) {
 		size_t l = (size_t)(nl - c->buf);
 
-		c->last_ms = now_ms();
+		c->last_ms = d->now;
 		if (!handle_request(d, i, c->buf, l))
 			c->closing = true;
 		memmove(c->buf, nl + 1, c->len - l - 1);
 		c->len -= l + 1;
-		if (!flush(c)) {
+		if (!flush(c, d->now)) {
 			client_close(d, i);
 			return;
 		}
@@ -454,7 +455,7 @@ static void answer(struct daemon *d, int i)
 	if (!c->closing && !c->out_len && c->len == sizeof(c->buf)) {
 		out(c, "ERR line too long");
 		c->closing = true;
-		flush(c);
+		flush(c, d->now);
 	}
 	if ((c->closing || (c->eof && !memchr(c->buf, '\n', c->len))) &&
 	    !c->out_len)
@@ -470,7 +471,7 @@ void ctl_handle(struct daemon *d, int i, short revents)
 {
 	struct ctl_client *c = &d->ctl[i];
 
-	if ((revents & POLLOUT) && !flush(c)) {
+	if ((revents & POLLOUT) && !flush(c, d->now)) {
 		client_close(d, i);
 		return;
 	}
@@ -483,7 +484,7 @@ void ctl_handle(struct daemon *d, int i, short revents)
 			c->eof = true;
 		} else {
 			c->len += (size_t)r;
-			c->last_ms = now_ms();
+			c->last_ms = d->now;
 		}
 	} else if ((revents & (POLLHUP | POLLERR)) && !(revents & POLLIN)) {
 		client_close(d, i);

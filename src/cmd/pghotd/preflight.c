@@ -2,31 +2,16 @@
 /* Checks of a config on this host, for the start and --check-config; see
  * preflight.h. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 
 #include "cmd/common/escape.h"
 #include "cmd/pghotd/daemon.h"
 #include "cmd/pghotd/preflight.h"
 #include "linux/kernel_movers.h"
-
-static void warnf(preflight_warn_fn warn, void *arg, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void warnf(preflight_warn_fn warn, void *arg, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	if (!warn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	warn(arg, msg);
-}
 
 /* The nodes of @t for which @pick is true, as a node list. */
 static void nodes_where(const struct topology *t,
@@ -81,7 +66,7 @@ int preflight_target_nid(const struct pghotd_config *c,
 
 /* The checks of a loaded topology. */
 static int check_tiers(const struct pghotd_config *c, const struct topology *t,
-		       char *errbuf, size_t errlen, preflight_warn_fn warn,
+		       char *errbuf, size_t errlen, src_log_fn warn,
 		       void *arg)
 {
 	const struct nodemask *named = &c->lower_tier_nodes;
@@ -129,20 +114,21 @@ static int check_tiers(const struct pghotd_config *c, const struct topology *t,
 		if (!nodemask_test(named, n->nid))
 			continue;
 		if (!n->has_memory)
-			warnf(warn, arg, "lower_tier_nodes: node %d has no memory, ignoring it",
-			      n->nid);
+			src_logf(warn, arg, LOG_WARNING,
+				 "lower_tier_nodes: node %d has no memory, ignoring it",
+				 n->nid);
 		else if (n->has_cpu) {
 			nodelist_format(&n->cpus, b, sizeof(b));
-			warnf(warn, arg,
-			      "lower_tier_nodes: node %d has CPUs (%s): it is not CPU-less (CXL) memory, and its pages will be promoted away from its own CPUs; right only to emulate a slow tier with a far socket, else name only the CPU-less nodes (see `pghot topology`)",
-			      n->nid, b);
+			src_logf(warn, arg, LOG_WARNING,
+				 "lower_tier_nodes: node %d has CPUs (%s): it is not CPU-less (CXL) memory, and its pages will be promoted away from its own CPUs; right only to emulate a slow tier with a far socket, else name only the CPU-less nodes (see `pghot topology`)",
+				 n->nid, b);
 		}
 	}
 	return preflight_target_nid(c, t, errbuf, errlen);
 }
 
 int preflight_topology(const struct pghotd_config *c, struct topology *ret,
-		       char *errbuf, size_t errlen, preflight_warn_fn warn,
+		       char *errbuf, size_t errlen, src_log_fn warn,
 		       void *arg)
 {
 	struct topology t;
@@ -180,7 +166,7 @@ static void line(struct report *r, const char *what, int err, const char *msg)
 	}
 }
 
-static void print_warning(void *arg, const char *msg)
+static void print_warning(void *arg, int level, const char *msg)
 {
 	struct report *r = arg;
 
@@ -290,7 +276,7 @@ static void check_kernel_tiering(struct report *r, const struct pghotd_config *c
 		if (c->kernel_tiering == CFG_KERNEL_TIERING_REFUSE)
 			line(r, "kernel tiering", -EBUSY, msg);
 		else
-			print_warning(r, msg);
+			print_warning(r, LOG_WARNING, msg);
 	}
 	if ((bits & KMOVERS_CONFLICTS) && c->kernel_tiering == CFG_KERNEL_TIERING_REFUSE)
 		return;
@@ -343,9 +329,26 @@ static void check_paths(struct report *r, const struct pghotd_config *c)
 	if (c->socket[0])
 		err = need_dir("control socket", c->socket, true, ok, sizeof(ok),
 			       bad, sizeof(bad));
-	if (!err && (c->sources & (1u << PGHOTD_SRC_FEED)))
-		err = need_dir("feed", c->feed_path, false, ok, sizeof(ok), bad,
-			       sizeof(bad));
+	/* a source's paths (the feed's file, FIFO or socket) */
+	for (size_t s = 0; !err && s < src_registry_len; s++) {
+		const struct src_desc *desc = src_registry[s];
+
+		if (!(c->sources & (1u << s)))
+			continue;
+		for (size_t k = 0; !err && k < desc->nr_keys; k++) {
+			const struct src_key *key = &desc->keys[k];
+			const char *path = (const char *)cfg_src(c, s) + key->offset;
+			char what[64];
+
+			if (key->type != SRC_KEY_PATH || !path[0])
+				continue;
+			snprintf(what, sizeof(what), "%s%s%s", desc->name,
+				 strcmp(key->name, "path") ? " " : "",
+				 strcmp(key->name, "path") ? key->name : "");
+			err = need_dir(what, path, false, ok, sizeof(ok), bad,
+				       sizeof(bad));
+		}
+	}
 	if (!err && c->prometheus_file[0])
 		err = need_dir("prometheus_file", c->prometheus_file, true, ok,
 			       sizeof(ok), bad, sizeof(bad));

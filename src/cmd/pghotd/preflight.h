@@ -4,7 +4,8 @@
  * start, shared by the start (daemon_setup()) and `pghotd --check-config`
  * (check_config()), so that --check-config says "ok" only for a config
  * that starts. Each returns 0 or a negative errno with a message for the
- * operator in @errbuf; warnings go to @warn (one line each, may be NULL).
+ * operator in @errbuf; warnings go to @warn at LOG_WARNING (src_logf(): one
+ * line each; @warn may be NULL).
  */
 #ifndef PGHOT_CMD_PGHOTD_PREFLIGHT_H
 #define PGHOT_CMD_PGHOTD_PREFLIGHT_H
@@ -12,11 +13,11 @@
 #include <stddef.h>
 
 #include "cmd/common/config.h"
+#include "linux/source.h"
 #include "linux/topology.h"
 
 struct overrides;
 
-typedef void (*preflight_warn_fn)(void *arg, const char *msg);
 
 /**
  * preflight_topology() - load the topology of @c's sysfs_root with its
@@ -31,8 +32,7 @@ typedef void (*preflight_warn_fn)(void *arg, const char *msg);
  * Return: 0, -ENODEV, -EINVAL or the error of topology_load().
  */
 int preflight_topology(const struct pghotd_config *c, struct topology *ret,
-		       char *errbuf, size_t errlen, preflight_warn_fn warn,
-		       void *arg);
+		       char *errbuf, size_t errlen, src_log_fn warn, void *arg);
 
 /**
  * preflight_target_nid() - -EINVAL with a message if @c's target_nid is

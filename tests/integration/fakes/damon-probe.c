@@ -26,11 +26,12 @@
 #define MAX_KEEP 4096
 
 struct seen {
-	struct src_report r[MAX_KEEP];
+	struct pl_range r[MAX_KEEP];
 	int n, hot, cold;
 	unsigned long long hot_bytes, cold_bytes;
 };
 
+static struct seen seen;
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -43,25 +44,29 @@ static void plog(void *arg, int level, const char *msg)
 	printf("log<%d>: %s\n", level, msg);
 }
 
-static int on_report(void *arg, const struct src_report *r)
+static int on_ranges(void *arg, const struct pl_range *rv, size_t n)
 {
 	struct seen *s = arg;
 
-	if (s->n < MAX_KEEP)
-		s->r[s->n++] = *r;
-	if (r->cold) {
-		s->cold++;
-		s->cold_bytes += r->end - r->start;
-	} else {
-		s->hot++;
-		s->hot_bytes += r->end - r->start;
+	for (size_t i = 0; i < n; i++) {
+		const struct pl_range *r = &rv[i];
+
+		if (s->n < MAX_KEEP)
+			s->r[s->n++] = *r;
+		if (r->cold) {
+			s->cold++;
+			s->cold_bytes += r->end - r->start;
+		} else {
+			s->hot++;
+			s->hot_bytes += r->end - r->start;
+		}
 	}
 	return 0;
 }
 
 static int by_accesses(const void *a, const void *b)
 {
-	const struct src_report *x = a, *y = b;
+	const struct pl_range *x = a, *y = b;
 
 	if (x->nr_accesses != y->nr_accesses)
 		return x->nr_accesses < y->nr_accesses ? 1 : -1;
@@ -78,19 +83,22 @@ static uint64_t now_ms(void)
 
 int main(int argc, char **argv)
 {
-	struct src_cfg cfg = {
+	struct src_env env = {
 		.sysfs_root = "/sys",
 		.procfs_root = "/proc",
 		.run_dir = "/run/pghot",
+		.log = plog,
+	};
+	struct damon_cfg cfg = {
 		.sample_us = 5000,
 		.aggr_us = 100000,
 		.min_nr_regions = 10,
 		.max_nr_regions = 1000,
 		.hot_min_accesses = 1,
-		.log = plog,
 	};
-	static struct seen seen;
-	int polls = 5, top = 8, opt, err;
+	const struct src_ops *ops = src_damon.ops;
+	const struct src_sink sink = { .ranges = on_ranges, .sink_arg = &seen };
+		int polls = 5, top = 8, opt, err;
 	bool crash = false;
 	pid_t pids[64], late = 0;
 	size_t npids = 0;
@@ -100,9 +108,9 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "s:p:r:n:S:A:H:t:L:c")) != -1) {
 		switch (opt) {
-		case 's': cfg.sysfs_root = optarg; break;
-		case 'p': cfg.procfs_root = optarg; break;
-		case 'r': cfg.run_dir = optarg; break;
+		case 's': env.sysfs_root = optarg; break;
+		case 'p': env.procfs_root = optarg; break;
+		case 'r': env.run_dir = optarg; break;
 		case 'n': polls = atoi(optarg); break;
 		case 'S': cfg.sample_us = strtoull(optarg, NULL, 10); break;
 		case 'A': cfg.aggr_us = strtoull(optarg, NULL, 10); break;
@@ -121,7 +129,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 
-	err = src_damon_ops.open(&cfg, &p, errbuf, sizeof(errbuf));
+	err = ops->open(&env, &cfg, &p, errbuf, sizeof(errbuf));
 	if (err) {
 		printf("open: error %d: %s\n", err, errbuf);
 		return 2;
@@ -130,11 +138,11 @@ int main(int argc, char **argv)
 	       damon_src_layout(p)->name,
 	       damon_src_per_target_kdamonds(p) ? "one kdamond per target" :
 						  "target filters",
-	       (unsigned long long)src_damon_ops.interval_ms(p));
-	err = src_damon_ops.set_targets(p, pids, npids);
+	       (unsigned long long)ops->interval_ms(p));
+	err = ops->set_targets(p, pids, npids);
 	if (err) {
 		printf("set_targets: error %d\n", err);
-		src_damon_ops.close(p);
+		ops->close(p);
 		return 3;
 	}
 	for (int i = 1; i <= polls && !stop; i++) {
@@ -143,14 +151,14 @@ int main(int argc, char **argv)
 
 		if (late && i == polls / 2 + 1 && npids < 64) {
 			pids[npids++] = late;
-			err = src_damon_ops.set_targets(p, pids, npids);
+			err = ops->set_targets(p, pids, npids);
 			printf("set_targets +%d: %d\n", (int)late, err);
 		}
 		memset(&seen, 0, sizeof(seen));
-		n = src_damon_ops.poll(p, t0, on_report, &seen);
+		n = ops->poll(p, t0, &sink);
 		if (n < 0) {
 			printf("poll %d: error %d\n", i, n);
-			src_damon_ops.close(p);
+			ops->close(p);
 			return 4;
 		}
 		printf("poll %d (%llu ms): %d reports: hot %d (%llu KiB), cold %d (%llu KiB)\n",
@@ -158,7 +166,7 @@ int main(int argc, char **argv)
 		       seen.hot_bytes >> 10, seen.cold, seen.cold_bytes >> 10);
 		qsort(seen.r, (size_t)seen.n, sizeof(seen.r[0]), by_accesses);
 		for (int j = 0; j < seen.n && j < top; j++) {
-			const struct src_report *r = &seen.r[j];
+			const struct pl_range *r = &seen.r[j];
 
 			printf("  %s pid=%d %#llx-%#llx %llu KiB nr_accesses=%u age=%u\n",
 			       r->cold ? "cold" : "hot", (int)r->pid,
@@ -168,7 +176,7 @@ int main(int argc, char **argv)
 			       r->nr_accesses, r->age);
 		}
 		if (i < polls) {
-			uint64_t spent = now_ms() - t0, iv = src_damon_ops.interval_ms(p);
+			uint64_t spent = now_ms() - t0, iv = ops->interval_ms(p);
 
 			if (spent < iv)
 				usleep((useconds_t)(iv - spent) * 1000);
@@ -176,7 +184,7 @@ int main(int argc, char **argv)
 	}
 	if (stop)
 		printf("signal %d: stopping\n", (int)stop);
-	src_damon_ops.stats(p, &st);
+	ops->stats(p, &st);
 	printf("stats: reports %llu bytes %llu errors %llu\n",
 	       (unsigned long long)st.reports,
 	       (unsigned long long)st.bytes_reported,
@@ -185,7 +193,7 @@ int main(int argc, char **argv)
 		printf("crash: exiting without close()\n");
 		_exit(0);
 	}
-	src_damon_ops.close(p);
+	ops->close(p);
 	printf("closed\n");
 	return 0;
 }
