@@ -113,21 +113,30 @@ static const char smaps_text[] =
 	"7f2000000000-7f2000200000 rw-p 00000000 00:00 0\n"
 	"AnonHugePages:      4096 kB";	/* no final newline */
 
+/* @text fed to a scan (at most 8 ranges) in pieces of @cut bytes. */
+static size_t feed_cut(const char *text, size_t len, size_t cut,
+		       struct addr_range **ret)
+{
+	struct smaps_scan s;
+	size_t n;
+
+	smaps_scan_init(&s, 8);
+	for (size_t off = 0; off < len; off += cut)
+		assert_int_equal(smaps_scan_feed(&s, text + off,
+						 off + cut > len ? len - off : cut), 0);
+	smaps_scan_finish(&s, ret, &n);
+	return n;
+}
+
 /* The streaming parser gives the same ranges however the text is cut. */
 static void test_smaps_chunks(void **state)
 {
 	size_t len = strlen(smaps_text);
 
 	for (size_t cut = 1; cut <= len; cut++) {
-		struct smaps_scan s;
 		struct addr_range *v;
-		size_t n;
+		size_t n = feed_cut(smaps_text, len, cut, &v);
 
-		smaps_scan_init(&s, 8);
-		for (size_t off = 0; off < len; off += cut)
-			assert_int_equal(smaps_scan_feed(&s, smaps_text + off,
-							 off + cut > len ? len - off : cut), 0);
-		smaps_scan_finish(&s, &v, &n);
 		assert_int_equal(n, 3);
 		assert_int_equal(v[0].start, 0x7f0000000000ULL);
 		assert_int_equal(v[0].end, 0x7f0000400000ULL);
@@ -152,15 +161,9 @@ static void test_smaps_long_line(void **state)
 	       "7f3000000000-7f3000200000 rw-p 00000000 00:00 0\nAnonHugePages: 2048 kB\n");
 	len = strlen(text);
 	for (size_t cut = 1000; cut <= len + 1000; cut += 1000) {
-		struct smaps_scan s;
 		struct addr_range *v;
-		size_t n;
+		size_t n = feed_cut(text, len, cut, &v);
 
-		smaps_scan_init(&s, 8);
-		for (size_t off = 0; off < len; off += cut)
-			assert_int_equal(smaps_scan_feed(&s, text + off,
-							 off + cut > len ? len - off : cut), 0);
-		smaps_scan_finish(&s, &v, &n);
 		assert_int_equal(n, 2);
 		assert_int_equal(v[0].start, 0x7f0000000000ULL);
 		assert_int_equal(v[1].start, 0x7f3000000000ULL);
