@@ -245,7 +245,9 @@ static int parse_mpol_flags(const char *s, size_t len, unsigned int *ret)
 				return -EINVAL;
 		}
 	}
-	if (!f)
+	/* MPOL_F_STATIC_NODES and MPOL_F_RELATIVE_NODES exclude each other
+	 * (set_mempolicy(2): EINVAL); the kernel prints one of them */
+	if (!f || ((f & PROC_MPOL_F_STATIC) && (f & PROC_MPOL_F_RELATIVE)))
 		return -EINVAL;
 	*ret = f;
 	return 0;

@@ -72,7 +72,8 @@ enum proc_mpol {
 	PROC_MPOL_MAX,
 };
 
-/* Mode flags of mpol_to_str(): "=static", "=relative", "balancing". */
+/* Mode flags of mpol_to_str(): "=static" or "=relative" (never both),
+ * "balancing". */
 #define PROC_MPOL_F_STATIC 0x1u
 #define PROC_MPOL_F_RELATIVE 0x2u
 #define PROC_MPOL_F_BALANCING 0x4u	/* MPOL_F_NUMA_BALANCING (6.11+) */

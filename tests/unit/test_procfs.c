@@ -259,6 +259,7 @@ static void test_parse_numa_map(void **state)
 		"", "7f00", "zz default", "7f00 unknown anon=1", "7f00 bindx:1",
 		"7f00 bind:", "7f00 bind:1-", "7f00 bind=sticky:1", "7f00 bind=:1",
 		"7f00 default N0=x", "7f00 default N0=18446744073709551615 N1=1",
+		"7f00 bind=relative|static:1",	/* fuzz: both cannot be set */
 		"11112222333344445 default",
 	};
 	struct proc_numa_map m;
