@@ -277,14 +277,17 @@ static int check_machine(const struct sim_scenario *sc, char *errbuf, size_t err
 
 static int check_workload(const struct sim_scenario *sc, char *errbuf, size_t errlen)
 {
-	const struct sim_kv_cfg *kv = sc->workload == SIM_WL_YCSB ? &sc->ycsb : &sc->redis;
+	bool ycsb = sc->workload == SIM_WL_YCSB;
+	const struct sim_kv_cfg *kv = ycsb ? &sc->ycsb : &sc->redis;
 	int err = 0;
 
 	switch (sc->workload) {
 	case SIM_WL_REDIS:
 	case SIM_WL_YCSB:
-		err = check_node(sc, "kv node", kv->node, true, errbuf, errlen) ?:
-		      check_node(sc, "kv place_node", kv->place_node, false, errbuf, errlen);
+		err = check_node(sc, ycsb ? "ycsb.node" : "redis.node", kv->node, true, errbuf, errlen);
+		if (!err && kv->place != SIM_PLACE_FIRST_TOUCH)
+			err = check_node(sc, ycsb ? "ycsb.place_node" : "redis.place_node",
+					 kv->place_node, false, errbuf, errlen);
 		if (!err && kv->place == SIM_PLACE_SPLIT)
 			err = errf(errbuf, errlen, -EINVAL, "a key-value store is placed lower, top "
 				   "or first-touch");

@@ -56,8 +56,9 @@ static uint32_t a_bit_page(const struct sim *s, uint32_t pg)
 	return pg == SIM_FREE ? pg : sim_folio_head(s, pg);
 }
 
-/* check_accesses() then prepare_access_checks() for every region. */
-static void sample(struct sim *s, struct damon_ctx *c)
+/* check_accesses(): was each region's sampled page accessed since it was
+ * marked idle? */
+static void check(struct sim *s, struct damon_ctx *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		struct damon_region *r = &c->r[i];
@@ -65,12 +66,22 @@ static void sample(struct sim *s, struct damon_ctx *c)
 
 		if (pg != SIM_FREE && !(s->pages[pg].flags & PG_IDLE))
 			r->nr_accesses++;
+	}
+	s->promoter_cpu_ns += (double)c->n * s->sc->m.damon_check_ns;
+}
+
+/* prepare_access_checks(): a new random page per region, marked idle. */
+static void prepare(struct sim *s, struct damon_ctx *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct damon_region *r = &c->r[i];
+		uint32_t pg;
+
 		r->sample = r->start + sim_rng_below(&c->rng, r->end - r->start);
 		pg = a_bit_page(s, sim_damon_page(s, c, r->sample));
 		if (pg != SIM_FREE)
 			s->pages[pg].flags |= PG_IDLE;
 	}
-	s->promoter_cpu_ns += (double)c->n * s->sc->m.damon_check_ns;
 }
 
 static uint32_t diff(uint32_t a, uint32_t b)
@@ -155,7 +166,9 @@ static void kdamond_run(struct sim *s, struct sim_agent *a, uint64_t now)
 {
 	struct damon_ctx *c = a->priv;
 
-	sample(s, c);
+	/* kdamond_fn()'s order: check, aggregate (merge, schemes, reset,
+	 * split), then prepare the next sample of every region. */
+	check(s, c);
 	if (now >= c->next_aggr_ns) {
 		merge(c);
 		if (c->aggregated)
@@ -167,6 +180,7 @@ static void kdamond_run(struct sim *s, struct sim_agent *a, uint64_t now)
 		split(c);
 		c->next_aggr_ns = now + c->aggr_ns;
 	}
+	prepare(s, c);
 	a->next_ns = now + c->sample_ns;
 }
 
@@ -200,6 +214,7 @@ struct damon_ctx *sim_damon_new(struct sim *s, bool paddr, int target, uint64_t 
 		c->r[i].sample = c->r[i].start;
 	}
 	c->n = nr;
+	prepare(s, c);
 	c->next_aggr_ns = s->now_ns + c->aggr_ns;
 	if (!sim_agent_add(s, paddr ? "kdamond-paddr" : "kdamond-vaddr", kdamond_run, c,
 			   s->now_ns + c->sample_ns))

@@ -8,9 +8,10 @@
  * hot_min_accesses), one over the top node with a migrate_cold scheme to
  * the lower node (nr_accesses 0 for at least cold_min_age_ms). Each scheme
  * applies every apply_us, within a quota of quota_mb per quota_reset_ms
- * (charged by the region bytes tried, as DAMOS charges), prioritised by
- * damon_hot_score()/damon_cold_score() with mtier's weights (nr_accesses
- * 100, age 100, size 0). With goals on, the effective quota is tuned every
+ * (charged by the region bytes tried, as DAMOS charges), to the regions
+ * whose damon_hot_score()/damon_cold_score() (mtier's weights: nr_accesses
+ * 100, age 100, size 0) is above what the quota admits, in address order
+ * from where the last quota ran out. With goals on, the effective quota is tuned every
  * reset interval by damon_feed_loop_next_input() towards the node goal:
  * top node used >= hot_used_bp for promotion, top node free >= cold_free_bp
  * for demotion. A young filter passes only young pages (accessed since
@@ -33,6 +34,7 @@ struct scheme {
 	struct damon_ctx *ctx;
 	uint64_t next_apply_ns, reset_ns;
 	double charged, esz;		/* simulated bytes */
+	uint64_t resume;		/* charge_addr_from: where the quota ran out */
 	double esz_bp;			/* goal tuning state, full-size bytes x 10000 */
 };
 
@@ -120,7 +122,7 @@ static void apply_frames(struct sim *s, struct scheme *sc, uint64_t a, uint64_t 
 
 		if (pg == SIM_FREE)
 			continue;
-		if (s->sc->damos.young_filter &&
+		if ((sc->hot ? s->sc->damos.hot_young : s->sc->damos.cold_young) &&
 		    !(s->pages[sim_folio_head(s, pg)].flags & PG_IDLE) != sc->hot)
 			continue;
 		n = sim_move(s, pg, sc->dest, dst->wmark_min, SIM_MOVER_KERNEL, NULL, 512);
@@ -131,21 +133,21 @@ static void apply_frames(struct sim *s, struct scheme *sc, uint64_t a, uint64_t 
 	s->promoter_cpu_ns += s->w * s->sc->m.damon_check_ns * (double)(b - a);
 }
 
-static int cmp_prio(const void *a, const void *b)
-{
-	const int *x = a, *y = b;
-
-	return (y[0] > x[0]) - (y[0] < x[0]) ?: (x[1] > y[1]) - (x[1] < y[1]);
-}
-
+/*
+ * One application, as damon_do_apply_schemes() and damos_adjust_quota() do
+ * it: the lowest score that still fits the quota (from the regions'
+ * scores, highest first), then the regions in address order from where the
+ * last quota ran out (charge_addr_from), each cut to what the quota has
+ * left.
+ */
 static void apply_scheme(struct sim *s, struct scheme *sc, uint64_t now)
 {
 	struct damon_ctx *c = sc->ctx;
-	int (*prio)[2] = malloc(c->n * sizeof(*prio));
-	size_t n = 0;
+	double hist[MAX_SCORE + 1] = { 0 }, cum = 0;
+	uint64_t resume = sc->resume;
+	bool full = false;
+	int min_score = 0;
 
-	if (!prio)
-		return;
 	if (now >= sc->reset_ns) {
 		set_quota(s, sc);
 		sc->reset_ns = now + s->sc->damos.quota_reset_ms * 1000000;
@@ -154,28 +156,42 @@ static void apply_scheme(struct sim *s, struct scheme *sc, uint64_t now)
 		if (matches(s, sc, &c->r[i])) {
 			int h = hot_score(s, c, &c->r[i]);
 
-			prio[n][0] = sc->hot ? h : MAX_SCORE - h;
-			prio[n++][1] = (int)i;
+			hist[sc->hot ? h : MAX_SCORE - h] +=
+				(double)(c->r[i].end - c->r[i].start) * SIM_PAGE;
 		}
-	qsort(prio, n, sizeof(*prio), cmp_prio);
-	for (size_t k = 0; k < n && sc->charged < sc->esz; k++) {
-		const struct damon_region *r = &c->r[prio[k][1]];
-		double sz = (double)(r->end - r->start) * SIM_PAGE;
-		uint64_t end = r->end;
+	for (min_score = MAX_SCORE; min_score > 0; min_score--) {
+		cum += hist[min_score];
+		if (cum >= sc->esz)
+			break;
+	}
+	for (size_t i = 0; i < c->n && !full; i++) {
+		struct damon_region *r = &c->r[i];
+		int h = hot_score(s, c, r);
+		uint64_t start = r->start, end = r->end;
+		double sz;
 
+		if (end <= resume || !matches(s, sc, r) ||
+		    (sc->hot ? h : MAX_SCORE - h) < min_score)
+			continue;
+		if (start < resume)
+			start = resume;
+		sz = (double)(end - start) * SIM_PAGE;
 		if (sc->charged + sz > sc->esz) {
 			/* The region is cut to what the quota has left. */
 			uint64_t pages = (uint64_t)((sc->esz - sc->charged) / SIM_PAGE);
 
+			full = true;
 			if (!pages)
 				break;
-			end = r->start + pages;
+			end = start + pages;
 			sz = (double)pages * SIM_PAGE;
+			sc->resume = end;
 		}
-		apply_frames(s, sc, r->start, end);
+		apply_frames(s, sc, start, end);
 		sc->charged += sz;
 	}
-	free(prio);
+	if (!full)
+		sc->resume = 0;		/* the walk reached the end */
 	sc->next_apply_ns = now + s->sc->damos.apply_us * 1000;
 }
 

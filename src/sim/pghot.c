@@ -278,7 +278,7 @@ static int add_targets(struct sim *s, struct pgsim *ps)
 		struct pl_proc pp = { .pid = p->pid };
 		int err;
 
-		if (!p->workload)
+		if (!p->workload && !(s->sc->pghotd.target_all && !ps->kernel))
 			continue;
 		err = pl_target_add(ps->pl, &pp);
 		if (err)

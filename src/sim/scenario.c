@@ -81,7 +81,7 @@ static const struct param params[] = {
 	NUM("machine.wsf", P_U64, m.wsf, 1, 3000, "10", "1/10000", "vm.watermark_scale_factor"),
 	NUM("machine.fault_ns", P_DBL, m.fault_ns, 0, 1e7, "1500", "ns", "a page fault (hint fault, first touch)"),
 	NUM("machine.pte_ns", P_DBL, m.pte_ns, 0, 1e6, "15", "ns", "the NUMA scanner, per PTE made PROT_NONE"),
-	NUM("machine.migrate_ns", P_DBL, m.migrate_ns, 0, 1e7, "2000", "ns", "CPU to migrate a 4 KiB page (copy, rmap, PTEs)"),
+	NUM("machine.migrate_ns", P_DBL, m.migrate_ns, 0, 1e7, "1500", "ns", "CPU to migrate a 4 KiB page (copy, rmap, PTEs)"),
 	NUM("machine.tlb_ns", P_DBL, m.tlb_ns, 0, 1e7, "1000", "ns", "a TLB shootdown, per CPU that receives it"),
 	NUM("machine.lookup_ns", P_DBL, m.lookup_ns, 0, 1e7, "300", "ns", "move_pages(2) node query, per page"),
 	NUM("machine.record_ns", P_DBL, m.record_ns, 0, 1e7, "25", "ns", "one pghot record"),
@@ -160,7 +160,8 @@ static const struct param params[] = {
 	BOOL("damos.goals", damos.goals, "1", "tune the quotas towards the node memory goals"),
 	NUM("damos.hot_used_bp", P_U64, damos.hot_used_bp, 1, 10000, "9970", "1/10000", "promote while the top node is used below this"),
 	NUM("damos.cold_free_bp", P_U64, damos.cold_free_bp, 1, 10000, "50", "1/10000", "demote while the top node has less free"),
-	BOOL("damos.young_filter", damos.young_filter, "1", "migrate only young (hot) / idle (cold) pages"),
+	BOOL("damos.hot_young_filter", damos.hot_young, "1", "migrate_hot moves young pages only"),
+	BOOL("damos.cold_young_filter", damos.cold_young, "1", "migrate_cold moves idle pages only (young: accessed, or never marked idle by DAMON)"),
 
 	NUM("pghotd.hot_min_accesses", P_U64, pghotd.hot_min_accesses, 1, 1000, "1", "", "a DAMON region is hot from this nr_accesses"),
 	NUM("pghotd.range_pages_max", P_U64, pghotd.range_pages_max, 1, 1e9, "256", "pages", "pages looked at per region report"),
@@ -169,6 +170,7 @@ static const struct param params[] = {
 	NUM("pghotd.demote_low_pct", P_U64, pghotd.demote_low_pct, 1, 99, "5", "%", "demote below this free memory"),
 	NUM("pghotd.demote_high_pct", P_U64, pghotd.demote_high_pct, 1, 99, "10", "%", "up to this"),
 	NUM("pghotd.demote_rate_limit_MBps", P_U64, pghotd.demote_rate_limit_MBps, 1, 1e9, "256", "MB/s", "demotion rate limit"),
+	BOOL("pghotd.target_all", pghotd.target_all, "0", "target every process (pids = all), not only the workload's"),
 };
 
 /* redis-memtier (seed 000) and ycsb (seed 004) share their keys; only the

@@ -210,7 +210,7 @@ struct sim_damos_cfg {
 	bool goals;			/* mtier's node_mem quota goals */
 	uint64_t hot_used_bp;		/* promote until top used >= (9970) */
 	uint64_t cold_free_bp;		/* demote until top free >= (50) */
-	bool young_filter;
+	bool hot_young, cold_young;	/* young filters of each scheme */
 };
 
 /* pghotd's damon source and demotion (its config defaults). */
@@ -221,6 +221,7 @@ struct sim_pghotd_cfg {
 	bool demotion;
 	uint64_t demote_low_pct, demote_high_pct;
 	uint64_t demote_rate_limit_MBps;
+	bool target_all;		/* every process, not only the workload */
 };
 
 enum sim_workload {

@@ -189,7 +189,7 @@ static int kv_setup(struct sim *s)
 		nid = s->node[c->node].present ? (int)c->node : s->top_nid;
 	} else if (s->c->policy == SIM_POL_CXL_ONLY) {
 		place = SIM_PLACE_LOWER;
-		nid = s->node[nid].lower ? nid : s->lower_nid;
+		nid = s->node[nid].present && s->node[nid].lower ? nid : s->lower_nid;
 	}
 	s->loading = place == SIM_PLACE_FIRST_TOUCH;
 	return sim_place_pages(s, s->proc[kv->proc].base, s->proc[kv->proc].nr_pages, place,

@@ -177,7 +177,10 @@ static void level_table(FILE *f, const struct sim_scenario *sc, const struct sim
 				acc *= v;
 			cnt++;
 		}
-		fprintf(f, " | %5.2f\n", cnt ? (what ? acc / cnt : pow(acc, 1.0 / cnt)) : NAN);
+		if (cnt)
+			fprintf(f, " | %5.2f\n", what ? acc / cnt : pow(acc, 1.0 / cnt));
+		else
+			fprintf(f, " | %5s\n", "-");
 	}
 }
 
