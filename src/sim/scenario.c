@@ -353,7 +353,10 @@ static void get_value(const struct param *p, const void *base, char *buf, size_t
 		snprintf(buf, len, "%s", p->names[*(const int *)field]);
 		break;
 	case P_DBL:
-		snprintf(buf, len, "%.17g", *(const double *)field);
+		/* Shortest text that reads back as the same double. */
+		snprintf(buf, len, "%.15g", *(const double *)field);
+		if (strtod(buf, NULL) != *(const double *)field)
+			snprintf(buf, len, "%.17g", *(const double *)field);
 		break;
 	default:
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
