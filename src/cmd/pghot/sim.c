@@ -423,8 +423,10 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	if (o.trace) {
-		if (load_trace(o.trace, &recs, &sc->nr_trace_recs))
+		if (load_trace(o.trace, &recs, &sc->nr_trace_recs)) {
+			status = 2;
 			goto out;
+		}
 		sc->trace_recs = recs;
 		sc->workload = SIM_WL_TRACE;
 		sc->scale = 1;
