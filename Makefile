@@ -207,6 +207,8 @@ install: all
 	install -m 644 docs/pghotd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 	sed 's|/usr/local/sbin/pghotd|$(PREFIX)/sbin/pghotd|g' packaging/pghotd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/pghotd.service
 	install -m 644 packaging/pghot.conf $(DESTDIR)$(PREFIX)/share/doc/pghot/pghot.conf.example
+	install -d $(DESTDIR)$(PREFIX)/share/pghot/scenarios
+	install -m 644 scenarios/*.scn $(DESTDIR)$(PREFIX)/share/pghot/scenarios/
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -230,6 +230,8 @@ static void take_frame(struct sim *s, uint32_t pg, int nid)
 	s->pages[pg].nid = (uint8_t)nid;
 	s->pages[pg].flags |= PG_PRESENT;
 	s->proc[s->pages[pg].proc].on_node[nid]++;
+	if (s->pages[pg].flags & PG_HOT)
+		s->hot_on[nid]++;
 }
 
 static void give_frame(struct sim *s, uint32_t pg)
@@ -241,6 +243,37 @@ static void give_frame(struct sim *s, uint32_t pg)
 	n->frame_page[f] = SIM_FREE;
 	n->free_stack[n->nr_free++] = f;
 	s->proc[s->pages[pg].proc].on_node[nid]--;
+	if (s->pages[pg].flags & PG_HOT)
+		s->hot_on[nid]--;
+}
+
+void sim_mark_hot(struct sim *s, uint32_t first, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		struct sim_page *p = &s->pages[first + i];
+
+		if (p->flags & PG_HOT)
+			continue;
+		p->flags |= PG_HOT;
+		if (p->flags & PG_PRESENT)
+			s->hot_on[p->nid]++;
+	}
+}
+
+void sim_count_sets(struct sim *s)
+{
+	s->hot_pages = s->cold_pages = 0;
+	for (int i = 0; i < s->nr_procs; i++) {
+		const struct sim_proc *p = &s->proc[i];
+
+		if (!p->workload)
+			continue;
+		for (uint32_t k = 0; k < p->nr_pages; k++)
+			if (s->pages[p->base + k].flags & PG_HOT)
+				s->hot_pages++;
+			else
+				s->cold_pages++;
+	}
 }
 
 /* Node for @need frames: @nid above its low watermark, else the fallback

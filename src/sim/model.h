@@ -53,6 +53,7 @@ struct sim;
 #define PG_IDLE 0x10			/* DAMON's mkold: cleared by an access, so
 					 * "young" is !PG_IDLE (page_idle, as
 					 * damon_folio_young() reads it) */
+#define PG_HOT 0x20			/* in the workload's hot set (coverage) */
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -173,6 +174,8 @@ struct sim {
 	double ns_per_op;
 	double bw_alpha;			/* per bandwidth step */
 	uint64_t node_miss[SIM_MAX_NODES];	/* workload LLC misses served */
+	uint64_t hot_on[SIM_MAX_NODES];		/* present PG_HOT pages per node */
+	uint64_t hot_pages, cold_pages;		/* of the workload, set at set-up */
 	double lines;				/* simulated accesses */
 
 	/* time */
@@ -336,6 +339,13 @@ static inline double sim_full_bytes(const struct sim *s, uint64_t frames)
 
 /* Pages of a process on lower-tier nodes. */
 uint64_t sim_proc_lower_pages(const struct sim *s, const struct sim_proc *p);
+
+/**
+ * sim_mark_hot() - pages [first, first + n) are in the workload's hot set;
+ * sim_count_sets() counts both sets once the workload is set up.
+ */
+void sim_mark_hot(struct sim *s, uint32_t first, uint64_t n);
+void sim_count_sets(struct sim *s);
 
 /** sim_proc_vaddr() - the virtual address of @pg; sim_proc_find() the
  * page of @vaddr in @p, or -ENOENT. */

@@ -92,7 +92,9 @@ static const struct param params[] = {
 	NUM("micro.top_pct", P_DBL, micro.top_pct, 0, 100, "75", "%", "share placed on top_node first"),
 	NUM("micro.top_node", P_U64, micro.top_node, 0, SIM_MAX_NODES - 1, "0", "", "where the top part starts"),
 	NUM("micro.lower_node", P_U64, micro.lower_node, 0, SIM_MAX_NODES - 1, "1", "", "where the rest starts"),
-	NUM("micro.region", P_BYTES, micro.region_bytes, 4096, 1e15, "1G", "bytes", "region size"),
+	NUM("micro.hot", P_BYTES, micro.hot_bytes, 0, 1e15, "0", "bytes", "the part of the area accessed, the hot set (0: all)"),
+	NUM("micro.hot_offset", P_BYTES, micro.hot_offset_bytes, 0, 1e15, "0", "bytes", "where the hot part starts"),
+	NUM("micro.region", P_BYTES, micro.region_bytes, 4096, 1e15, "1G", "bytes", "the hot part is visited in regions of this size"),
 	NUM("micro.threads", P_U64, micro.threads, 1, SIM_MAX_THREADS, "2", "", "threads"),
 	NUM("micro.thread_node", P_U64, micro.thread_node, 0, SIM_MAX_NODES - 1, "0", "", "their CPU node"),
 	ENUM("micro.split", micro.split, split_names, "node", "regions per thread: by initial node, even slices, shared"),
@@ -366,23 +368,30 @@ static void get_value(const struct param *p, const void *base, char *buf, size_t
 
 /* ---- keys ------------------------------------------------------------------ */
 
-/* "node.N.key": the node's table entry and its config; NULL if not one. */
-static const struct param *node_key(const char *key, int *ret_nid, const char **ret_sub)
+/* "node.N" or "node.N.key" with N a node number: N and what follows it
+ * ("" or ".key"); false for any other key. */
+static bool node_prefix(const char *key, int *ret_nid, const char **ret_rest)
 {
 	char *end;
 	long nid;
 
 	if (strncmp(key, "node.", 5) || !isdigit((unsigned char)key[5]))
-		return NULL;
+		return false;
 	nid = strtol(key + 5, &end, 10);
-	if (nid < 0 || nid >= SIM_MAX_NODES)
-		return NULL;
+	if (nid < 0 || nid >= SIM_MAX_NODES || (*end && *end != '.'))
+		return false;
 	*ret_nid = (int)nid;
-	*ret_sub = *end == '.' ? end + 1 : end;
-	if (*end != '.')
+	*ret_rest = end;
+	return true;
+}
+
+/* "node.N.key": the node table's entry, or NULL. */
+static const struct param *node_key(const char *key, int *ret_nid, const char **ret_rest)
+{
+	if (!node_prefix(key, ret_nid, ret_rest) || **ret_rest != '.')
 		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(node_params); i++)
-		if (!strcmp(node_params[i].key, end + 1))
+		if (!strcmp(node_params[i].key, *ret_rest + 1))
 			return &node_params[i];
 	return NULL;
 }
@@ -424,14 +433,13 @@ int sim_scenario_set(struct sim_scenario *sc, const char *key, const char *val,
 		     char *errbuf, size_t errlen)
 {
 	const struct param *p;
-	const char *sub;
-	int nid;
+	const char *rest = NULL;
+	int nid = 0;
 
-	p = node_key(key, &nid, &sub);
+	p = node_key(key, &nid, &rest);
 	if (p)
 		return set_value(p, &sc->node[nid], key, val, errbuf, errlen);
-	if (!strncmp(key, "node.", 5) && isdigit((unsigned char)key[5]) && !*sub &&
-	    strtol(key + 5, NULL, 10) < SIM_MAX_NODES)
+	if (node_prefix(key, &nid, &rest) && !*rest)
 		return set_node_line(sc, nid, val, errbuf, errlen);
 	p = find(key);
 	if (!p)
@@ -443,10 +451,10 @@ int sim_scenario_set(struct sim_scenario *sc, const char *key, const char *val,
 int sim_scenario_get(const struct sim_scenario *sc, const char *key, char *buf, size_t len)
 {
 	const struct param *p;
-	const char *sub;
-	int nid;
+	const char *rest = NULL;
+	int nid = 0;
 
-	p = node_key(key, &nid, &sub);
+	p = node_key(key, &nid, &rest);
 	if (p) {
 		get_value(p, &sc->node[nid], buf, len);
 		return 0;

@@ -148,6 +148,23 @@ static uint64_t workload_lower_pages(const struct sim *s)
 	return n;
 }
 
+/* Hot-set coverage and the share of cold pages on the top tier, now. */
+static void sets_now(const struct sim *s, double *hot, double *cold)
+{
+	uint64_t top = 0, hot_top = 0;
+
+	for (int i = 0; i < s->nr_nodes; i++)
+		if (!s->node[i].lower)
+			hot_top += s->hot_on[i];
+	for (int i = 0; i < s->nr_procs; i++)
+		if (s->proc[i].workload)
+			for (int n = 0; n < s->nr_nodes; n++)
+				if (!s->node[n].lower)
+					top += s->proc[i].on_node[n];
+	*hot = s->hot_pages ? (double)hot_top / (double)s->hot_pages : NAN;
+	*cold = s->cold_pages ? (double)(top - hot_top) / (double)s->cold_pages : NAN;
+}
+
 static void measure_cxl(struct sim *s, struct measure *m, double now)
 {
 	if (!s->loading && now > m->last_ns)
@@ -182,6 +199,7 @@ static void timeline_run(struct sim *s, struct sim_agent *a, uint64_t now)
 	p->dram_share = all > m->step_miss_all ? (double)(top - m->step_miss_top) /
 			(double)(all - m->step_miss_all) : NAN;
 	p->cxl_bytes = (double)workload_lower_pages(s) * SIM_PAGE * s->w;
+	sets_now(s, &p->hot_coverage, &p->cold_top);
 	m->step_miss_top = top;
 	m->step_miss_all = all;
 	s->promoted_step = s->demoted_step = 0;
@@ -396,6 +414,18 @@ static void fill_result(struct sim *s, struct measure *m, struct sim_result *r)
 	r->cxl_usage_bytes = dur > 0 ? m->cxl_integral / dur * SIM_PAGE * s->w : 0;
 	r->cxl_usage_end_bytes = (double)workload_lower_pages(s) * SIM_PAGE * s->w;
 	r->promoter_cpu_s = (s->promoter_cpu_ns - m->cpu_ns) * 1e-9;
+	sets_now(s, &r->hot_coverage, &r->cold_top);
+	r->t50_s = r->t90_s = -1;
+	for (size_t i = 0; i < m->n; i++) {
+		double t = m->pt[i].t_s - s->measure_start_ns * 1e-9;
+
+		if (t < 0 || isnan(m->pt[i].hot_coverage))
+			continue;
+		if (r->t50_s < 0 && m->pt[i].hot_coverage >= 0.5)
+			r->t50_s = t;
+		if (r->t90_s < 0 && m->pt[i].hot_coverage >= 0.9)
+			r->t90_s = t;
+	}
 	r->accesses = s->lines - m->lines;
 	for (int i = 0; i < SC_MAX; i++) {
 		r->counters_sim[i] = s->cnt[i] - m->cnt[i];
@@ -457,6 +487,7 @@ int sim_run(const struct sim_scenario *sc, const struct sim_case *c,
 	err = err ?: s->wl->setup(s);
 	if (err)
 		goto out;
+	sim_count_sets(s);
 	step = (uint64_t)(sc->timeline_s * 1e9);
 	m->step_ns = step ? step : 1000000000ull;
 	/* agent[0] bandwidth, agent[1] the timeline (run_measure()). */

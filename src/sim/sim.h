@@ -115,7 +115,9 @@ struct sim_micro_cfg {
 	uint64_t size_bytes;
 	double top_pct;		/* share placed on top_node first */
 	uint64_t top_node, lower_node;
-	uint64_t region_bytes;
+	uint64_t hot_bytes;	/* the part accessed (0: all of it) */
+	uint64_t hot_offset_bytes;
+	uint64_t region_bytes;	/* the hot part is visited region by region */
 	uint64_t threads;
 	uint64_t thread_node;
 	int split;		/* enum sim_micro_split */
@@ -408,6 +410,8 @@ struct sim_point {
 	double demote_per_s;
 	double dram_share;		/* workload LLC misses served by the top tier */
 	double cxl_bytes;		/* workload memory on lower tiers (full size) */
+	double hot_coverage;		/* hot-set pages on the top tier / hot set */
+	double cold_top;		/* cold workload pages on the top tier / cold */
 };
 
 struct sim_result {
@@ -421,6 +425,12 @@ struct sim_result {
 	double dram_share;		/* over the measured phase */
 	double cxl_usage_bytes;		/* mean over the measured phase (full size) */
 	double cxl_usage_end_bytes;
+	/* The workload's hot set (micro: the accessed part; key-value: the
+	 * pages of the keys that take hot_mass of the GETs): share on the top
+	 * tier at the end, first time (s into the measured phase) at or above
+	 * 50% and 90% (-1: never); the share of the other pages on the top
+	 * tier at the end. */
+	double hot_coverage, t50_s, t90_s, cold_top;
 	double promoter_cpu_s;		/* kmigrated, kswapd, kdamond, pghotd */
 	double accesses;		/* simulated memory accesses (lines) */
 	uint64_t counters[SC_MAX];	/* full size: simulated / scale */

@@ -77,6 +77,7 @@ static int bt_setup(struct sim *s)
 		if (c->thp)
 			for (uint32_t k = 0; k < s->proc[proc].nr_pages; k++)
 				s->pages[s->proc[proc].base + k].flags |= PG_THP;
+		sim_mark_hot(s, s->proc[proc].base, bt->pages);	/* every array is swept */
 		err = sim_place_pages(s, s->proc[proc].base, bt->pages, place, nid, nid, 0);
 		if (err)
 			return err;

@@ -144,6 +144,30 @@ static void kv_run(struct sim *s, struct sim_thread *t, double until)
 	}
 }
 
+/* The hot set: the pages of the keys that take hot_mass of the GETs
+ * (uniform, phase: the hot part as it starts). */
+static void mark_hot(struct sim *s, const struct kv *kv)
+{
+	const struct sim_kv_cfg *c = kv->cfg;
+	const struct sim_proc *p = &s->proc[kv->proc];
+	double goal = c->hot_mass * kv->dist.zetan, sum = 0;
+	uint64_t n = kv->dist.kind == SIM_DIST_ZIPF ? 0 : kv->dist.hot_n;
+
+	if (kv->dist.kind == SIM_DIST_ZIPF)
+		while (n < kv->keys && sum < goal)
+			sum += pow((double)++n, -c->theta);
+	for (uint64_t r = 0; r < n; r++) {
+		uint64_t k = kv->dist.kind == SIM_DIST_ZIPF && c->scramble ? sim_fnv64(r) % kv->keys : r;
+		uint64_t v = kv->value_off + k * c->slot_bytes, m = kv->meta_off + k * c->meta_bytes;
+
+		sim_mark_hot(s, sim_proc_page(p, v), ((v + c->slot_bytes - 1) >> SIM_PAGE_SHIFT) -
+			     (v >> SIM_PAGE_SHIFT) + 1);
+		if (c->meta_bytes)
+			sim_mark_hot(s, sim_proc_page(p, m), ((m + c->meta_bytes - 1) >> SIM_PAGE_SHIFT) -
+				     (m >> SIM_PAGE_SHIFT) + 1);
+	}
+}
+
 static int kv_setup(struct sim *s)
 {
 	const struct sim_kv_cfg *c = kv_cfg(s);
@@ -192,6 +216,7 @@ static int kv_setup(struct sim *s)
 		nid = s->node[nid].present && s->node[nid].lower ? nid : s->lower_nid;
 	}
 	s->loading = place == SIM_PLACE_FIRST_TOUCH;
+	mark_hot(s, kv);
 	return sim_place_pages(s, s->proc[kv->proc].base, s->proc[kv->proc].nr_pages, place,
 			       nid, nid, 0);
 }

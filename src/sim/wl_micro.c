@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * microbench (seed 001): one area of size_bytes, the first top_pct % placed
- * on top_node and the rest on lower_node, divided into regions of
- * region_bytes. A thread visits its regions in order; a visit is reps
+ * on top_node and the rest on lower_node. Its hot part (hot_bytes at
+ * hot_offset; all of it by default: the test bed's `pghot bench micro` has
+ * a smaller one) is divided into regions of region_bytes; only the hot part
+ * is accessed, and it is the hot set. A thread visits its regions in order; a visit is reps
  * repetitions of one random access per page of the region (a random line of
  * a random page, store_pct % stores), so each page is touched about reps
  * times per visit; passes repeats the whole walk. Seed 001's test 1: 160
@@ -24,6 +26,7 @@ struct micro_thread {
 
 struct micro {
 	int proc;
+	uint64_t hot_first;		/* first page of the hot part */
 	uint64_t region_pages, nr_regions;
 	uint64_t total;			/* accesses, every thread */
 	double ops, inv_mlp, store;
@@ -51,7 +54,7 @@ static void micro_run(struct sim *s, struct sim_thread *t, double until)
 			}
 			mt->rep_left = c->reps * mb->region_pages;
 		}
-		first = (mt->first + mt->region) * mb->region_pages;
+		first = mb->hot_first + (mt->first + mt->region) * mb->region_pages;
 		sim_touch(s, t, p->base + (uint32_t)(first + sim_rng_below(&t->rng, mb->region_pages)),
 			  (unsigned)sim_rng_below(&t->rng, SIM_LINES), 1, ops, mb->inv_mlp,
 			  sim_rng_unit(&t->rng) < mb->store);
@@ -60,12 +63,17 @@ static void micro_run(struct sim *s, struct sim_thread *t, double until)
 	}
 }
 
-/* Regions of thread i of n: by node, threads alternate between the top
- * part and the lower part and share each part's regions evenly. */
-static void assign(struct micro *mb, const struct sim_micro_cfg *c, uint64_t i, uint64_t n)
+/* Regions of thread i of n: by node, threads alternate between the regions
+ * that start on the top part and the others, and share them evenly. */
+static void assign(struct micro *mb, const struct sim_micro_cfg *c, uint64_t i, uint64_t n,
+		   uint64_t top_pages)
 {
-	uint64_t top = (uint64_t)((double)mb->nr_regions * c->top_pct / 100.0 + 0.5);
+	uint64_t top = top_pages > mb->hot_first ?
+		       (top_pages - mb->hot_first + mb->region_pages - 1) / mb->region_pages : 0;
 	uint64_t lo = 0, cnt = mb->nr_regions, k = i, m = n;
+
+	if (top > mb->nr_regions)
+		top = mb->nr_regions;
 
 	if (c->split == SIM_MICRO_BY_NODE && n > 1 && top && top < mb->nr_regions) {
 		bool up = i % 2 == 0;
@@ -88,32 +96,38 @@ static int micro_setup(struct sim *s)
 {
 	const struct sim_micro_cfg *c = &s->sc->micro;
 	struct micro *mb = calloc(1, sizeof(*mb));
-	uint64_t pages;
+	uint64_t pages, hot;
 	int place = SIM_PLACE_SPLIT, top = (int)c->top_node, lower = (int)c->lower_node;
 
 	if (!mb)
 		return -ENOMEM;
 	s->wl_priv = mb;
 	pages = (uint64_t)((double)c->size_bytes * s->scale / SIM_PAGE);
+	hot = c->hot_bytes ? (uint64_t)((double)c->hot_bytes * s->scale / SIM_PAGE) : pages;
+	mb->hot_first = (uint64_t)((double)c->hot_offset_bytes * s->scale / SIM_PAGE);
+	if (!hot || mb->hot_first + hot > pages)
+		return sim_errf(s, -EINVAL, "micro.hot_offset + micro.hot is beyond micro.size "
+				"(or under a page at scale %g)", s->scale);
 	mb->region_pages = (uint64_t)((double)c->region_bytes * s->scale / SIM_PAGE);
-	if (!mb->region_pages || mb->region_pages > pages)
-		return sim_errf(s, -EINVAL, "micro.region_bytes is %llu pages at scale %g: "
-				"need 1 to micro.size_bytes", (unsigned long long)mb->region_pages,
-				s->scale);
-	mb->nr_regions = pages / mb->region_pages;
+	if (mb->region_pages > hot)
+		mb->region_pages = hot;
+	if (!mb->region_pages)
+		return sim_errf(s, -EINVAL, "micro.region is under a page at scale %g: raise it "
+				"or --scale", s->scale);
+	mb->nr_regions = hot / mb->region_pages;
 	if (c->threads > mb->nr_regions && c->split != SIM_MICRO_SHARED)
 		return sim_errf(s, -EINVAL, "%llu threads for %llu regions",
 				(unsigned long long)c->threads, (unsigned long long)mb->nr_regions);
 	mb->ops = c->cpu_ns / s->ns_per_op;
 	mb->inv_mlp = 1.0 / c->mlp;
 	mb->store = c->store_pct / 100.0;
-	mb->proc = sim_proc_add(s, mb->nr_regions * mb->region_pages, true);
+	mb->proc = sim_proc_add(s, pages, true);
 	if (mb->proc < 0)
 		return mb->proc;
 	for (uint64_t i = 0; i < c->threads; i++) {
 		if (!sim_thread_add(s, mb->proc, (int)c->thread_node))
 			return sim_errf(s, -EINVAL, "too many threads");
-		assign(mb, c, i, c->threads);
+		assign(mb, c, i, c->threads, (uint64_t)((double)pages * c->top_pct / 100.0));
 		mb->th[i].region = mb->th[i].nr - 1;	/* the first access starts region 0 */
 		mb->th[i].pass = (uint64_t)-1;
 		mb->total += c->passes * mb->th[i].nr * c->reps * mb->region_pages;
@@ -121,6 +135,8 @@ static int micro_setup(struct sim *s)
 	if (c->thp)
 		for (uint32_t i = 0; i < s->proc[mb->proc].nr_pages; i++)
 			s->pages[s->proc[mb->proc].base + i].flags |= PG_THP;
+	sim_mark_hot(s, s->proc[mb->proc].base + (uint32_t)mb->hot_first,
+		     mb->nr_regions * mb->region_pages);
 	if (s->c->policy == SIM_POL_DRAM_ONLY)
 		place = SIM_PLACE_TOP;
 	else if (s->c->policy == SIM_POL_CXL_ONLY)

@@ -157,6 +157,7 @@ static int trace_setup(struct sim *s)
 		s->proc[proc].pid = r->pid;
 		s->proc[proc].vpn = tr->vpn + used;
 		used += n;
+		sim_mark_hot(s, s->proc[proc].base, n);	/* every traced page was accessed */
 		err = add_threads(s, tr, proc, r->pid);
 		err = err ?: sim_place_pages(s, s->proc[proc].base, n,
 					     c->place == SIM_PLACE_TOP ? SIM_PLACE_TOP : SIM_PLACE_LOWER,

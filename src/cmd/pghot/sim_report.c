@@ -218,6 +218,21 @@ static void counter_table(FILE *f, const struct sim_result *r, size_t n)
 	fprintf(f, "\n%-26s", "promoter CPU (s)");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, " %13.2f", r[i].promoter_cpu_s);
+	fprintf(f, "\n%-26s", "hot-set coverage (end)");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %12.1f%%", 100 * r[i].hot_coverage);
+	fprintf(f, "\n%-26s", "t50 / t90 coverage (s)");
+	for (size_t i = 0; i < n; i++) {
+		char a[16], b[16], both[40];
+
+		snprintf(a, sizeof(a), r[i].t50_s < 0 ? "never" : "%.1f", r[i].t50_s);
+		snprintf(b, sizeof(b), r[i].t90_s < 0 ? "never" : "%.1f", r[i].t90_s);
+		snprintf(both, sizeof(both), "%s/%s", a, b);
+		fprintf(f, " %13s", both);
+	}
+	fprintf(f, "\n%-26s", "cold pages on DRAM (end)");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %12.1f%%", isnan(r[i].cold_top) ? 0.0 : 100 * r[i].cold_top);
 	fputc('\n', f);
 }
 
@@ -299,6 +314,19 @@ static cJSON *case_json(const struct sim_scenario *sc, const struct sim_result *
 	cJSON_AddNumberToObject(o, "cxl_usage_end_bytes", r->cxl_usage_end_bytes);
 	cJSON_AddNumberToObject(o, "dram_share", r->dram_share);
 	cJSON_AddNumberToObject(o, "promoter_cpu_s", r->promoter_cpu_s);
+	cJSON_AddNumberToObject(o, "hot_coverage", r->hot_coverage);
+	if (r->t50_s >= 0)
+		cJSON_AddNumberToObject(o, "t50_s", r->t50_s);
+	else
+		cJSON_AddNullToObject(o, "t50_s");
+	if (r->t90_s >= 0)
+		cJSON_AddNumberToObject(o, "t90_s", r->t90_s);
+	else
+		cJSON_AddNullToObject(o, "t90_s");
+	if (isnan(r->cold_top))
+		cJSON_AddNullToObject(o, "cold_top_share");
+	else
+		cJSON_AddNumberToObject(o, "cold_top_share", r->cold_top);
 	cJSON_AddNumberToObject(o, "accesses_simulated", r->accesses);
 	if (r->has_requests) {
 		lat = cJSON_AddObjectToObject(o, "latency_ms");
@@ -325,6 +353,8 @@ static cJSON *case_json(const struct sim_scenario *sc, const struct sim_result *
 		else
 			cJSON_AddNumberToObject(e, "dram_share", pt->dram_share);
 		cJSON_AddNumberToObject(e, "cxl_bytes", pt->cxl_bytes);
+		if (!isnan(pt->hot_coverage))
+			cJSON_AddNumberToObject(e, "hot_coverage", pt->hot_coverage);
 		cJSON_AddItemToArray(tl, e);
 	}
 	return o;
