@@ -144,8 +144,8 @@ static int list_params(void)
 		struct sim_param_info p;
 
 		sim_param_at(i, &p);
-		printf("%-32s %-12s %s%s%s%s [%s]\n", p.key, p.def, p.help, *p.unit ? " (" : "",
-		       p.unit, *p.unit ? ")" : "", *p.choices ? p.choices : "");
+		printf("%-32s %-12s %s%s%s%s [%s]\n", p.key, *p.def ? p.def : "\"\"", p.help,
+		       *p.unit ? " (" : "", p.unit, *p.unit ? ")" : "", p.choices);
 	}
 	return 0;
 }
