@@ -169,7 +169,8 @@ static void kdamond_run(struct sim *s, struct sim_agent *a, uint64_t now)
 	/* kdamond_fn()'s order: check, aggregate (merge, schemes, reset,
 	 * split), then prepare the next sample of every region. */
 	check(s, c);
-	if (now >= c->next_aggr_ns) {
+	if (++c->samples >= c->max_nr_accesses) {
+		c->samples = 0;
 		merge(c);
 		if (c->aggregated)
 			c->aggregated(s, c, now);
@@ -178,10 +179,12 @@ static void kdamond_run(struct sim *s, struct sim_agent *a, uint64_t now)
 			c->r[i].nr_accesses = 0;
 		}
 		split(c);
-		c->next_aggr_ns = now + c->aggr_ns;
 	}
 	prepare(s, c);
-	a->next_ns = now + c->sample_ns;
+	/* kdamond sleeps sample_us after its checks (kdamond_usleep()), and
+	 * aggregates every aggr / sample samples (passed_sample_intervals):
+	 * the checks' own time stretches both. */
+	a->next_ns = now + c->sample_ns + (uint64_t)((double)c->n * s->sc->m.damon_check_ns);
 }
 
 struct damon_ctx *sim_damon_new(struct sim *s, bool paddr, int target, uint64_t stream,
@@ -198,7 +201,6 @@ struct damon_ctx *sim_damon_new(struct sim *s, bool paddr, int target, uint64_t 
 	c->paddr = paddr;
 	c->target = target;
 	c->sample_ns = cfg->sample_us * 1000;
-	c->aggr_ns = cfg->aggr_us * 1000;
 	c->max_nr_accesses = (uint32_t)(cfg->aggr_us / cfg->sample_us);
 	c->min_regions = (uint32_t)cfg->min_regions;
 	c->max_regions = (uint32_t)cfg->max_regions;
@@ -215,7 +217,6 @@ struct damon_ctx *sim_damon_new(struct sim *s, bool paddr, int target, uint64_t 
 	}
 	c->n = nr;
 	prepare(s, c);
-	c->next_aggr_ns = s->now_ns + c->aggr_ns;
 	if (!sim_agent_add(s, paddr ? "kdamond-paddr" : "kdamond-vaddr", kdamond_run, c,
 			   s->now_ns + c->sample_ns))
 		goto fail;

@@ -33,8 +33,10 @@ struct damon_ctx {
 	int target;			/* node (paddr) or process (vaddr) */
 	struct damon_region *r;
 	size_t n, cap;
-	uint64_t sample_ns, aggr_ns, next_aggr_ns;
-	uint32_t min_regions, max_regions, max_nr_accesses;
+	uint64_t sample_ns;
+	uint32_t min_regions, max_regions;
+	uint32_t max_nr_accesses;	/* samples per aggregation: aggr / sample */
+	uint32_t samples;		/* of the current aggregation */
 	size_t last_nr_regions;
 	struct sim_rng rng;
 	/* Called at every aggregation, after merging and before the reset:

@@ -17,7 +17,7 @@
  * for demotion. A young filter passes only young pages (accessed since
  * DAMON last marked them idle; never-marked pages are young) to migrate_hot
  * and only idle ones to migrate_cold. Pages move by kdamond
- * (migrate_pages(): down to the target's min watermark).
+ * (damon_migrate_pages(): GFP_NOWAIT, down to the target's low watermark).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -125,7 +125,9 @@ static void apply_frames(struct sim *s, struct scheme *sc, uint64_t a, uint64_t 
 		if ((sc->hot ? s->sc->damos.hot_young : s->sc->damos.cold_young) &&
 		    !(s->pages[sim_folio_head(s, pg)].flags & PG_IDLE) != sc->hot)
 			continue;
-		n = sim_move(s, pg, sc->dest, dst->wmark_min, SIM_MOVER_KERNEL, NULL, 512);
+		/* damon_migrate_pages() allocates with GFP_NOWAIT, no reclaim:
+		 * the target's low watermark is the floor. */
+		n = sim_move(s, pg, sc->dest, dst->wmark_low, SIM_MOVER_KERNEL, NULL, 512);
 		if (n > 0)
 			s->cnt[sc->hot ? SC_DAMOS_HOT_SZ_APPLIED : SC_DAMOS_COLD_SZ_APPLIED] +=
 				(uint64_t)n * SIM_PAGE;
@@ -210,7 +212,7 @@ int sim_damon_tiered_init(struct sim *s)
 	if (!t)
 		return -ENOMEM;
 	s->damon = t;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < (s->sc->damos.cold_scheme ? 2 : 1); i++) {
 		struct scheme *sc = &t->s[i];
 
 		sc->hot = i == 0;
@@ -221,7 +223,8 @@ int sim_damon_tiered_init(struct sim *s)
 		if (!sc->ctx)
 			return -ENOMEM;
 	}
-	s->present[SC_DAMOS_HOT_SZ_APPLIED] = s->present[SC_DAMOS_COLD_SZ_APPLIED] = true;
+	s->present[SC_DAMOS_HOT_SZ_APPLIED] = true;
+	s->present[SC_DAMOS_COLD_SZ_APPLIED] = s->sc->damos.cold_scheme;
 	return 0;
 }
 

@@ -7,10 +7,12 @@
  *   pl_report_samples(PGHOT_SRC_HINTFAULT) with the page's node;
  * - pghot-hwhint:PERIOD: the sampler's rings (hwhint.c) drain into
  *   pl_report_samples(PGHOT_SRC_HWHINT), the page's node from the sample;
- * - pghotd-damon: one DAMON vaddr context per workload process; at every
- *   aggregation its regions go to pl_report_ranges(PGHOT_SRC_SCAN) as
- *   pghotd's damon source reports them (hot: nr_accesses >= hot_min;
- *   cold: 0; others skipped) and pl_flush() looks the sampled pages up.
+ * - pghotd-damon: one DAMON vaddr context per target; every poll_aggrs
+ *   aggregations (pghotd reads the kernel's tried regions, which the kernel
+ *   refills at its next scheme application: docs/daemon.md) its regions go
+ *   to pl_report_ranges(PGHOT_SRC_SCAN) as pghotd's damon source reports
+ *   them (hot: nr_accesses >= hot_min; cold: 0; others skipped) and
+ *   pl_flush() looks the sampled pages up.
  *
  * The model implements struct pl_ops: lookup() from its page table, move()
  * with its migration cost (the kernel pghot's kmigrated moves with the
@@ -36,6 +38,7 @@ struct pgsim {
 	struct pl_sample *batch;
 	size_t n, cap;
 	struct damon_ctx *ctx[SIM_MAX_PROCS];
+	uint64_t aggrs[SIM_MAX_PROCS];	/* aggregations seen per context */
 	struct pl_range *ranges;
 	size_t rcap;
 	uint64_t looked_up;		/* pl_stats.pages_looked_up charged so far */
@@ -242,6 +245,10 @@ static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 	uint32_t hot_min = (uint32_t)s->sc->pghotd.hot_min_accesses;
 	size_t n = 0;
 
+	/* The source sees a fresh set of tried regions every poll_aggrs
+	 * aggregations (update_schemes_tried_regions, then the next apply). */
+	if (++ps->aggrs[c->target] % s->sc->pghotd.poll_aggrs)
+		return;
 	if (ps->rcap < c->n) {
 		struct pl_range *r = realloc(ps->ranges, c->n * sizeof(*r));
 

@@ -162,10 +162,12 @@ static const struct param params[] = {
 	BOOL("damos.goals", damos.goals, "1", "tune the quotas towards the node memory goals"),
 	NUM("damos.hot_used_bp", P_U64, damos.hot_used_bp, 1, 10000, "9970", "1/10000", "promote while the top node is used below this"),
 	NUM("damos.cold_free_bp", P_U64, damos.cold_free_bp, 1, 10000, "50", "1/10000", "demote while the top node has less free"),
+	BOOL("damos.cold_scheme", damos.cold_scheme, "1", "run the migrate_cold kdamond on the top node"),
 	BOOL("damos.hot_young_filter", damos.hot_young, "1", "migrate_hot moves young pages only"),
 	BOOL("damos.cold_young_filter", damos.cold_young, "1", "migrate_cold moves idle pages only (young: accessed, or never marked idle by DAMON)"),
 
 	NUM("pghotd.hot_min_accesses", P_U64, pghotd.hot_min_accesses, 1, 1000, "1", "", "a DAMON region is hot from this nr_accesses"),
+	NUM("pghotd.poll_aggrs", P_U64, pghotd.poll_aggrs, 1, 1000, "2", "", "aggregations per report: the kernel refills the tried regions pghotd reads every one to two"),
 	NUM("pghotd.range_pages_max", P_U64, pghotd.range_pages_max, 1, 1e9, "256", "pages", "pages looked at per region report"),
 	NUM("pghotd.poll_pages_max", P_U64, pghotd.poll_pages_max, 1, 1e9, "16384", "pages", "pages looked at per poll"),
 	BOOL("pghotd.demotion", pghotd.demotion, "0", "pghotd demotes cold pages of its targets"),

@@ -212,12 +212,14 @@ struct sim_damos_cfg {
 	bool goals;			/* mtier's node_mem quota goals */
 	uint64_t hot_used_bp;		/* promote until top used >= (9970) */
 	uint64_t cold_free_bp;		/* demote until top free >= (50) */
+	bool cold_scheme;		/* run the demotion kdamond */
 	bool hot_young, cold_young;	/* young filters of each scheme */
 };
 
 /* pghotd's damon source and demotion (its config defaults). */
 struct sim_pghotd_cfg {
 	uint64_t hot_min_accesses;
+	uint64_t poll_aggrs;		/* aggregations per report of the regions */
 	uint64_t range_pages_max;	/* pipeline sampling per range */
 	uint64_t poll_pages_max;
 	bool demotion;

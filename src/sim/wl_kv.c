@@ -144,8 +144,9 @@ static void kv_run(struct sim *s, struct sim_thread *t, double until)
 	}
 }
 
-/* The hot set: the pages of the keys that take hot_mass of the GETs
- * (uniform, phase: the hot part as it starts). */
+/* The hot set: the value pages of the keys that take hot_mass of the GETs
+ * (uniform, phase: the hot part as it starts), as the test bed counts it;
+ * the metadata is the rest of the workload's memory. */
 static void mark_hot(struct sim *s, const struct kv *kv)
 {
 	const struct sim_kv_cfg *c = kv->cfg;
@@ -158,13 +159,10 @@ static void mark_hot(struct sim *s, const struct kv *kv)
 			sum += pow((double)++n, -c->theta);
 	for (uint64_t r = 0; r < n; r++) {
 		uint64_t k = kv->dist.kind == SIM_DIST_ZIPF && c->scramble ? sim_fnv64(r) % kv->keys : r;
-		uint64_t v = kv->value_off + k * c->slot_bytes, m = kv->meta_off + k * c->meta_bytes;
+		uint64_t v = kv->value_off + k * c->slot_bytes;
 
 		sim_mark_hot(s, sim_proc_page(p, v), ((v + c->slot_bytes - 1) >> SIM_PAGE_SHIFT) -
 			     (v >> SIM_PAGE_SHIFT) + 1);
-		if (c->meta_bytes)
-			sim_mark_hot(s, sim_proc_page(p, m), ((m + c->meta_bytes - 1) >> SIM_PAGE_SHIFT) -
-				     (m >> SIM_PAGE_SHIFT) + 1);
 	}
 }
 
