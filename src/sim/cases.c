@@ -2,7 +2,6 @@
 /* Policies, cases, counter names and the whole-scenario check. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,20 +50,6 @@ const char *sim_counter_name(int c)
 	return c >= 0 && c < SC_MAX ? counter_names[c] : NULL;
 }
 
-static int errf(char *buf, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int errf(char *buf, size_t len, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (buf && len) {
-		va_start(ap, fmt);
-		vsnprintf(buf, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 int sim_policy_parse(const char *name, struct sim_case *ret, char *errbuf, size_t errlen)
 {
 	const char *colon = strchr(name, ':');
@@ -82,7 +67,7 @@ int sim_policy_parse(const char *name, struct sim_case *ret, char *errbuf, size_
 			unsigned long long v = strtoull(colon + 1, &end, 10);
 
 			if (colon[1] < '0' || colon[1] > '9' || *end || !v || v > UINT32_MAX)
-				return errf(errbuf, errlen, -EINVAL, "policy '%s': the period is a number "
+				return sim_fmt_err(errbuf, errlen, -EINVAL, "policy '%s': the period is a number "
 					    "of operations, 1..4294967295 (pghot-hwhint:10000)", name);
 			ret->period = v;
 		}
@@ -92,7 +77,7 @@ int sim_policy_parse(const char *name, struct sim_case *ret, char *errbuf, size_
 		strcpy(ret->label, name);
 		return 0;
 	}
-	return errf(errbuf, errlen, -EINVAL, "unknown policy '%s': give numab0, numab2, "
+	return sim_fmt_err(errbuf, errlen, -EINVAL, "unknown policy '%s': give numab0, numab2, "
 		    "pghot-hintfault, pghot-hwhint[:PERIOD], damon-tiered, pghotd-damon, "
 		    "dram-only or cxl-only", name);
 }
@@ -144,7 +129,7 @@ static int add_case(struct expand *x, const char *name, uint64_t filler)
 	if (err)
 		return err;
 	if (x->n >= x->cap || x->n >= SIM_MAX_CASES)
-		return errf(x->errbuf, x->errlen, -EINVAL, "more than %d cases: fewer policies or levels",
+		return sim_fmt_err(x->errbuf, x->errlen, -EINVAL, "more than %d cases: fewer policies or levels",
 			    SIM_MAX_CASES);
 	c.filler_bytes = filler;
 	x->ret[x->n++] = c;
@@ -187,7 +172,7 @@ static int each_level(void *arg, const char *v)
 	struct expand *x = arg;
 
 	if (parse_level(v, &x->level))
-		return errf(x->errbuf, x->errlen, -EINVAL, "level '%s': give bytes of cold memory "
+		return sim_fmt_err(x->errbuf, x->errlen, -EINVAL, "level '%s': give bytes of cold memory "
 			    "(440G, 0)", v);
 	x->have_levels = true;
 	return each_item(x->sc->policies, add_policy, x);
@@ -207,9 +192,9 @@ int sim_cases(const struct sim_scenario *sc, struct sim_case *ret, size_t cap,
 		err = each_item(sc->policies, add_policy, &x);
 	if (err)
 		return errbuf && errlen && errbuf[0] ? err :
-		       errf(errbuf, errlen, err, "a policy or level name is too long");
+		       sim_fmt_err(errbuf, errlen, err, "a policy or level name is too long");
 	if (!x.n)
-		return errf(errbuf, errlen, -EINVAL, "no cases: give policies");
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "no cases: give policies");
 	return (int)x.n;
 }
 
@@ -235,7 +220,7 @@ static int check_node(const struct sim_scenario *sc, const char *key, uint64_t n
 		      char *errbuf, size_t errlen)
 {
 	if (nid >= sc->m.nr_nodes || (cpus ? !sc->node[nid].cpus : !sc->node[nid].mem_bytes))
-		return errf(errbuf, errlen, -EINVAL, "%s = %llu: not a node %s (machine.nodes = %llu)",
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = %llu: not a node %s (machine.nodes = %llu)",
 			    key, (unsigned long long)nid, cpus ? "with CPUs" : "with memory",
 			    (unsigned long long)sc->m.nr_nodes);
 	return 0;
@@ -255,10 +240,10 @@ static int check_machine(const struct sim_scenario *sc, char *errbuf, size_t err
 		const struct sim_node_cfg *n = &sc->node[i];
 
 		if (n->mem_bytes && n->reserved_bytes >= n->mem_bytes)
-			return errf(errbuf, errlen, -EINVAL, "node.%llu.reserved is not below its mem",
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "node.%llu.reserved is not below its mem",
 				    (unsigned long long)i);
 		if (!n->cpus && n->attach >= sc->m.nr_nodes)
-			return errf(errbuf, errlen, -EINVAL, "node.%llu.attach = %llu: no such node",
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "node.%llu.attach = %llu: no such node",
 				    (unsigned long long)i, (unsigned long long)n->attach);
 		if (n->mem_bytes && lower(n))
 			low = true;
@@ -267,10 +252,10 @@ static int check_machine(const struct sim_scenario *sc, char *errbuf, size_t err
 		frames += (double)n->mem_bytes * sc->scale / SIM_PAGE;
 	}
 	if (!top || !low)
-		return errf(errbuf, errlen, -EINVAL, "the machine needs a top-tier and a lower-tier node "
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "the machine needs a top-tier and a lower-tier node "
 			    "with memory (node.N.mem, node.N.tier)");
 	if (frames > SIM_MAX_PAGES)
-		return errf(errbuf, errlen, -EINVAL, "%.0f pages of memory at scale %g: the model holds "
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "%.0f pages of memory at scale %g: the model holds "
 			    "%u; lower --scale", frames, sc->scale, SIM_MAX_PAGES);
 	return 0;
 }
@@ -289,7 +274,7 @@ static int check_workload(const struct sim_scenario *sc, char *errbuf, size_t er
 			err = check_node(sc, ycsb ? "ycsb.place_node" : "redis.place_node",
 					 kv->place_node, false, errbuf, errlen);
 		if (!err && kv->place == SIM_PLACE_SPLIT)
-			err = errf(errbuf, errlen, -EINVAL, "a key-value store is placed lower, top "
+			err = sim_fmt_err(errbuf, errlen, -EINVAL, "a key-value store is placed lower, top "
 				   "or first-touch");
 		break;
 	case SIM_WL_MICRO:
@@ -305,7 +290,7 @@ static int check_workload(const struct sim_scenario *sc, char *errbuf, size_t er
 		err = check_node(sc, "trace.node", sc->trace.node, true, errbuf, errlen) ?:
 		      check_node(sc, "trace.place_node", sc->trace.place_node, false, errbuf, errlen);
 		if (!err && sc->scale != 1)
-			err = errf(errbuf, errlen, -EINVAL, "a trace is replayed as recorded: give "
+			err = sim_fmt_err(errbuf, errlen, -EINVAL, "a trace is replayed as recorded: give "
 				   "--scale 1 and size the machine with node.N.mem");
 		break;
 	}
@@ -318,13 +303,13 @@ static int check_policies(const struct sim_scenario *sc, char *errbuf, size_t er
 	int mode = sc->pghot.mode;
 
 	if (sc->damon.aggr_us < sc->damon.sample_us)
-		return errf(errbuf, errlen, -EINVAL, "damon.aggr_us is below damon.sample_us");
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "damon.aggr_us is below damon.sample_us");
 	if (sc->damon.min_regions > sc->damon.max_regions)
-		return errf(errbuf, errlen, -EINVAL, "damon.min_nr_regions is above damon.max_nr_regions");
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "damon.min_nr_regions is above damon.max_nr_regions");
 	if (sc->pghotd.demote_low_pct > sc->pghotd.demote_high_pct)
-		return errf(errbuf, errlen, -EINVAL, "pghotd.demote_low_pct is above demote_high_pct");
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "pghotd.demote_low_pct is above demote_high_pct");
 	if (sc->numab.scan_period_min_ms > sc->numab.scan_period_max_ms)
-		return errf(errbuf, errlen, -EINVAL, "numab.scan_period_min_ms is above scan_period_max_ms");
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "numab.scan_period_min_ms is above scan_period_max_ms");
 	pghot_tunables_default((enum pghot_mode)mode, &t);
 	t.freq_threshold = (unsigned)sc->pghot.freq_threshold;
 	if (sc->pghot.promote_window_ms)
@@ -337,7 +322,7 @@ static int check_policies(const struct sim_scenario *sc, char *errbuf, size_t er
 		return -EINVAL;
 	if (sc->pghot.target_nid >= sc->m.nr_nodes || !sc->node[sc->pghot.target_nid].mem_bytes ||
 	    lower(&sc->node[sc->pghot.target_nid]))
-		return errf(errbuf, errlen, -EINVAL, "pghot.target_nid = %llu: not a top-tier node with "
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "pghot.target_nid = %llu: not a top-tier node with "
 			    "memory", (unsigned long long)sc->pghot.target_nid);
 	return 0;
 }
@@ -352,11 +337,11 @@ static int check_fit(const struct sim_scenario *sc, const struct sim_case *cases
 	for (int i = 0; i < n; i++)
 		filler = fmax(filler, (double)cases[i].filler_bytes);
 	if (need + filler > usable)
-		return errf(errbuf, errlen, -EINVAL, "the workload (%.1f GiB) and the cold memory "
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "the workload (%.1f GiB) and the cold memory "
 			    "(%.1f GiB) do not fit the machine's %.1f GiB", need / (1 << 30),
 			    filler / (1 << 30), usable / (1 << 30));
 	if (need * sc->scale < 64.0 * SIM_PAGE && sc->workload != SIM_WL_TRACE)
-		return errf(errbuf, errlen, -EINVAL, "the workload is %.0f pages at scale %g: "
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "the workload is %.0f pages at scale %g: "
 			    "raise --scale", need * sc->scale / SIM_PAGE, sc->scale);
 	return 0;
 }
@@ -367,7 +352,7 @@ int sim_scenario_check(const struct sim_scenario *sc, char *errbuf, size_t errle
 	int n, err;
 
 	if (sc->filler_node >= sc->m.nr_nodes || !sc->node[sc->filler_node].mem_bytes)
-		return errf(errbuf, errlen, -EINVAL, "filler_node = %llu: not a node with memory",
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "filler_node = %llu: not a node with memory",
 			    (unsigned long long)sc->filler_node);
 	err = check_machine(sc, errbuf, errlen) ?: check_workload(sc, errbuf, errlen) ?:
 	      check_policies(sc, errbuf, errlen);

@@ -200,7 +200,6 @@ struct sim {
 
 	const struct sim_workload_ops *wl;
 	void *wl_priv;
-	struct sim_rng rng;		/* model decisions (allocation) */
 	char *errbuf;
 	size_t errlen;
 };
@@ -331,7 +330,7 @@ int sim_move(struct sim *s, uint32_t pg, int to, uint64_t floor,
 void sim_charge(struct sim *s, enum sim_mover mover, struct sim_thread *t,
 		double ns);
 
-/** sim_free_bytes() etc.: a node's memory in full-size bytes. */
+/** sim_full_bytes() - @frames of the model as full-size bytes. */
 static inline double sim_full_bytes(const struct sim *s, uint64_t frames)
 {
 	return (double)frames * SIM_PAGE * s->w;
@@ -369,7 +368,15 @@ struct sim_thread *sim_thread_add(struct sim *s, int proc, int nid);
  */
 void sim_measure_start(struct sim *s, double now_ns);
 
-/** sim_errf() - a message into the run's errbuf; returns @err. */
+/**
+ * sim_fmt_err() - format a message into @buf (if not NULL) and return @err:
+ * the one-liner the parsers and checks end with.
+ */
+int sim_fmt_err(char *buf, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/** sim_errf() - a message into the run's errbuf (the first one wins);
+ * returns @err. */
 int sim_errf(struct sim *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

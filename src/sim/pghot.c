@@ -137,7 +137,7 @@ static uint64_t scaled(const struct sim *s, uint64_t v)
 	return (uint64_t)fmax(1, round((double)v * s->scale));
 }
 
-static int params(struct sim *s, struct pl_params *p)
+static void params(const struct sim *s, struct pl_params *p)
 {
 	const struct sim_pghot_cfg *c = &s->sc->pghot;
 	const struct sim_pghotd_cfg *d = &s->sc->pghotd;
@@ -157,7 +157,6 @@ static int params(struct sim *s, struct pl_params *p)
 	p->demote_high_pct = (unsigned)d->demote_high_pct;
 	p->demote_rate_limit_MBps = scaled(s, d->demote_rate_limit_MBps);
 	p->seed = s->sc->seed;
-	return 0;
 }
 
 static void charge_records(struct sim *s, struct pgsim *ps, size_t n)

@@ -234,9 +234,7 @@ static const struct {
 
 /* ---- values ---------------------------------------------------------------- */
 
-static int errf(char *buf, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int errf(char *buf, size_t len, int err, const char *fmt, ...)
+int sim_fmt_err(char *buf, size_t len, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -306,13 +304,13 @@ static int set_value(const struct param *p, void *base, const char *key, const c
 	switch (p->type) {
 	case P_STR:
 		if (strlen(v) >= p->size)
-			return errf(errbuf, errlen, -EINVAL, "%s: longer than %zu characters", key,
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "%s: longer than %zu characters", key,
 				    p->size - 1);
 		strcpy(field, v);
 		return 0;
 	case P_BOOL:
 		if (parse_bool(v, &b))
-			return errf(errbuf, errlen, -EINVAL, "%s = '%s': give 0 or 1 (yes/no, on/off)",
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give 0 or 1 (yes/no, on/off)",
 				    key, v);
 		*(bool *)field = b;
 		return 0;
@@ -321,12 +319,12 @@ static int set_value(const struct param *p, void *base, const char *key, const c
 			if (!strcmp(v, p->names[i]))
 				return *(int *)field = i, 0;
 		names_list(p->names, list, sizeof(list));
-		return errf(errbuf, errlen, -EINVAL, "%s = '%s': give one of %s", key, v, list);
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give one of %s", key, v, list);
 	default:
 		break;
 	}
 	if (parse_num(v, p->type == P_BYTES, &x) || x < p->min || x > p->max)
-		return errf(errbuf, errlen, -EINVAL, "%s = '%s': give a number%s in %g..%g%s%s", key, v,
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give a number%s in %g..%g%s%s", key, v,
 			    p->type == P_BYTES ? " of bytes (K, M, G, T: powers of 1024)" :
 			    p->type == P_U64 ? " (k, M, G: powers of 1000)" : "",
 			    p->min, p->max, *p->unit ? " " : "", p->unit);
@@ -337,7 +335,7 @@ static int set_value(const struct param *p, void *base, const char *key, const c
 	if (p->type == P_BYTES)
 		x = round(x);		/* "161.4G" */
 	if (x != floor(x))
-		return errf(errbuf, errlen, -EINVAL, "%s = '%s': give a whole number", key, v);
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give a whole number", key, v);
 	*(uint64_t *)field = (uint64_t)x;
 	return 0;
 }
@@ -414,14 +412,14 @@ static int set_node_line(struct sim_scenario *sc, int nid, const char *val, char
 	char buf[512], *save = NULL, *tok;
 
 	if (strlen(val) >= sizeof(buf))
-		return errf(errbuf, errlen, -EINVAL, "node.%d: line too long", nid);
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "node.%d: line too long", nid);
 	strcpy(buf, val);
 	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		char *eq = strchr(tok, '='), key[SIM_NAME_MAX];
 		int err;
 
 		if (!eq)
-			return errf(errbuf, errlen, -EINVAL, "node.%d: '%s' is not key=value", nid, tok);
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "node.%d: '%s' is not key=value", nid, tok);
 		*eq = 0;
 		snprintf(key, sizeof(key), "node.%d.%s", nid, tok);
 		err = sim_scenario_set(sc, key, eq + 1, errbuf, errlen);
@@ -445,7 +443,7 @@ int sim_scenario_set(struct sim_scenario *sc, const char *key, const char *val,
 		return set_node_line(sc, nid, val, errbuf, errlen);
 	p = find(key);
 	if (!p)
-		return errf(errbuf, errlen, -ENOENT, "unknown parameter '%s' (pghot sim --params lists them)",
+		return sim_fmt_err(errbuf, errlen, -ENOENT, "unknown parameter '%s' (pghot sim --params lists them)",
 			    key);
 	return set_value(p, sc, key, val, errbuf, errlen);
 }
@@ -578,20 +576,20 @@ static int parse_pass(struct sim_scenario *sc, const char *text, size_t len, con
 			end++;
 		no++;
 		if (end - pos >= sizeof(buf))
-			return errf(errbuf, errlen, -EINVAL, "%s:%d: line longer than %zu bytes",
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "%s:%d: line longer than %zu bytes",
 				    origin, no, sizeof(buf) - 1);
 		if (memchr(text + pos, 0, end - pos))
-			return errf(errbuf, errlen, -EINVAL, "%s:%d: a NUL byte in the line", origin, no);
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "%s:%d: a NUL byte in the line", origin, no);
 		memcpy(buf, text + pos, end - pos);
 		buf[end - pos] = 0;
 		pos = end + 1;
 		if (split_line(buf, &key, &val))
-			return errf(errbuf, errlen, -EINVAL, "%s:%d: expected 'key = value'", origin, no);
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "%s:%d: expected 'key = value'", origin, no);
 		if (!key || workload_only != !strcmp(key, "workload"))
 			continue;
 		err = sim_scenario_set(sc, key, val, msg, sizeof(msg));
 		if (err)
-			return errf(errbuf, errlen, err, "%s:%d: %s", origin, no, msg);
+			return sim_fmt_err(errbuf, errlen, err, "%s:%d: %s", origin, no, msg);
 	}
 	return 0;
 }

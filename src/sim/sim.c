@@ -480,7 +480,6 @@ int sim_run(const struct sim_scenario *sc, const struct sim_case *c,
 	s->hint_fault = no_hint_fault;
 	s->hw_tag = no_hw_tag;
 	s->wl = workloads[sc->workload];
-	sim_rng_seed(&s->rng, sc->seed, 1);
 	present_vmstat(s);
 	err = sim_mem_init(s);
 	err = err ?: place_filler(s, c->filler_bytes);
