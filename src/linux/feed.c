@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "linux/feed.h"
+#include "linux/perfscript.h"
 #include "linux/source.h"
 
 #define FEED_MAX_CLIENTS 64
@@ -199,6 +200,8 @@ static void handle_line(struct feed *f, struct feed_conn *c, const char *line,
 		return;
 	}
 	err = feed_parse_line(line, len, &s);
+	if (err == -EINVAL)	/* `perf script` output (perfscript.h) */
+		err = perfscript_feed_line(line, len, &s);
 	if (err == 1)
 		return;
 	if (err) {

@@ -29,6 +29,7 @@
 #include <pghot/pghot.h>
 
 #include "core/pipeline.h"
+#include "linux/fsroot.h"
 
 /* Where the backends log: @level is a syslog level, @msg one line without
  * a newline. */
@@ -59,7 +60,15 @@ struct src_env {
 	const char *run_dir;
 	src_log_fn log;			/* may be NULL */
 	void *log_arg;
+	/* The lower-tier nodes the config names (lower_tier_nodes), which
+	 * override the kernel's tiers; NULL: the kernel's (or CPU-less nodes
+	 * without kernel tiers), as topology_load() decides. */
+	const struct nodemask *lower_override;
 };
+
+/* One named counter of a source, for `pghot stat` and Prometheus. */
+typedef void (*src_counter_fn)(void *arg, const char *name, uint64_t v,
+			       bool gauge);
 
 /* Counters every source keeps (shown by `pghot stat` per source). */
 struct src_stats {
@@ -110,6 +119,12 @@ struct src_ops {
 	int (*poll)(void *priv, uint64_t now_ms, const struct src_sink *sink);
 	/** stats() - copy the source's counters. */
 	void (*stats)(void *priv, struct src_stats *ret);
+	/**
+	 * counters() - the source's own named counters, each through @fn
+	 * (names as the kernel's where the meaning is the same, e.g.
+	 * hwhint_total_events); may be NULL.
+	 */
+	void (*counters)(void *priv, src_counter_fn fn, void *arg);
 	/**
 	 * close() - stop and release everything the source created in the
 	 * kernel (DAMON: its kdamonds) and in memory. NULL priv is a no-op.

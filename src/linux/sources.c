@@ -6,11 +6,13 @@
 
 #include "linux/damon.h"
 #include "linux/feed.h"
+#include "linux/hwhint.h"
 #include "linux/source.h"
 
 const struct src_desc *const src_registry[] = {
 	&src_damon,
 	&src_feed,
+	&src_hwhint,
 };
 
 const size_t src_registry_len = sizeof(src_registry) / sizeof(src_registry[0]);

@@ -97,6 +97,8 @@ static int src_open(struct daemon *d, const struct pghotd_config *c,
 		.procfs_root = c->procfs_root,
 		.run_dir = c->run_dir,
 		.log = log_cb,
+		.lower_override = nodemask_weight(&c->lower_tier_nodes) ?
+					  &c->lower_tier_nodes : NULL,
 	};
 	int err;
 

@@ -51,6 +51,8 @@ static void source_counters(struct daemon *d, stat_fn fn, void *arg)
 		SRC(errors, "errors");
 		SRC(dropped, "dropped");
 #undef SRC
+		if (d->src[s].desc && d->src[s].desc->ops->counters)
+			d->src[s].desc->ops->counters(d->src[s].priv, fn, arg);
 	}
 }
 
