@@ -11,25 +11,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* What open() found in the kernel's DAMON sysfs tree. */
-struct damon_layout {
-	const char *name;	/* "6.12-6.13", ...: the oldest kernel line
-				 * whose files match, for messages */
-	bool avail_ops;		/* contexts/<C>/avail_operations */
-	bool tried_regions;	/* schemes/<S>/tried_regions (6.2) */
-	bool total_bytes;	/* tried_regions/total_bytes (6.6) */
-	bool filters;		/* schemes/<S>/filters (6.3) */
-	bool target_filter;	/* filters/<F>/damon_target_idx (6.6) */
-	bool target_nid;	/* schemes/<S>/target_nid (6.11): the
-				 * kernel commits with damon_commit_ctx() */
-	bool allow;		/* filters/<F>/allow (6.14) */
-	bool core_filters;	/* schemes/<S>/core_filters (6.15) */
-	bool intervals_goal;	/* intervals/intervals_goal (6.15) */
-	bool refresh_ms;	/* kdamonds/<K>/refresh_ms (6.17) */
-	bool dests;		/* schemes/<S>/dests (6.17) */
-};
+#include "linux/damon_admin.h"
 
-/** damon_src_layout() - the layout open() detected. */
+/** damon_src_layout() - the layout open() detected (damon_admin.h). */
 const struct damon_layout *damon_src_layout(void *priv);
 
 /**
@@ -39,7 +23,8 @@ const struct damon_layout *damon_src_layout(void *priv);
 bool damon_src_per_target_kdamonds(void *priv);
 
 /**
- * damon_src_targets() - the monitored pids in kernel target order.
+ * damon_src_targets() - the monitored pids in kernel target order. Waits
+ * for a round of the reader in flight.
  * Return: the count; up to @max are copied to @ret.
  */
 size_t damon_src_targets(void *priv, pid_t *ret, size_t max);
@@ -47,7 +32,7 @@ size_t damon_src_targets(void *priv, pid_t *ret, size_t max);
 /**
  * damon_src_set_busy_wait() - how long to wait between retries of a write
  * the kernel refused with EBUSY (its sysfs lock is a trylock), µs. Default
- * 20000, 50 tries. Tests set 0.
+ * 20000, 50 tries (damon_admin_set_busy_wait()). Tests set 0.
  */
 void damon_src_set_busy_wait(void *priv, unsigned int us);
 

@@ -4,12 +4,17 @@
  *
  * A small "kernel" (fk_hook, installed with sysfs_set_write_hook()) plays
  * what the real one does on writes: writing nr_kdamonds, nr_contexts,
- * nr_targets, nr_regions, nr_schemes or nr_filters rebuilds the folders of
- * the layout under test (6.2, 6.12 or 6.17); "on"/"off"/"commit"/
- * "update_schemes_tried_regions" written to a kdamond's state file change
- * state and pid and fill tried_regions from the regions a test scripted per
- * target, honouring the target filters of each scheme. Nothing here touches
- * the real /sys.
+ * nr_targets, nr_regions, nr_schemes, nr_filters, nr_goals or nr_dests
+ * rebuilds the folders of the layout under test (6.2 ... 6.17, by the
+ * version each file appeared in); an action, filter type or goal metric the
+ * version does not know is refused with EINVAL, as the kernel does;
+ * "on"/"off"/"commit"/"update_schemes_tried_regions"/"update_schemes_stats"
+ * written to a kdamond's state file change state and pid, fill
+ * tried_regions from the regions a test scripted per target (honouring the
+ * target filters of each scheme) and the stats from scripted counters. The
+ * source's reader thread makes these writes; a test can hold the update
+ * command (gate) to see that poll() does not wait for it. Nothing here
+ * touches the real /sys.
  */
 /* Paths here are short temporary folders; truncation cannot happen. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -25,6 +30,8 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +39,7 @@
 #include <unistd.h>
 
 #include "linux/damon.h"
+#include "linux/damon_admin.h"
 #include "linux/damon_parse.h"
 #include "linux/source.h"
 #include "linux/sysfs_io.h"
@@ -44,7 +52,7 @@ struct fk {
 	char admin[PATH_MAX];
 	char proc[PATH_MAX];
 	char run[PATH_MAX];
-	int ver;		/* 602, 612, 617 */
+	int ver;		/* 602 ... 617: Linux 6.2 ... 6.17 */
 	bool no_vaddr;
 	/* regions the kernel "sees" per target index */
 	struct damon_region reg[MAX_T][MAX_R];
@@ -53,7 +61,15 @@ struct fk {
 	bool drop_age;		/* region 0 of every fill lacks its age file */
 	int busy_writes;	/* fail that many next writes with -EBUSY */
 	int busy_update;	/* fail update commands with -EBUSY */
-	int nr_on, nr_off, nr_commit, nr_update, nr_writes;
+	struct damos_stats stats; /* what update_schemes_stats shows */
+	/* gate: update_schemes_tried_regions waits until the test opens it */
+	pthread_mutex_t gmx;
+	pthread_cond_t gcv;
+	bool gated, gate_open, in_update, answered;
+	int nr_on, nr_off, nr_commit, nr_update, nr_writes, nr_goal_commits;
+	char fail[512];		/* what the fake kernel found wrong (it runs on
+				 * the source's reader thread: no cmocka
+				 * assert there) */
 	char log[8192];
 };
 
@@ -192,8 +208,13 @@ static void fk_context(struct fk *k, const char *c)
 	put("5000", "%s/monitoring_attrs/intervals/sample_us", c);
 	put("100000", "%s/monitoring_attrs/intervals/aggr_us", c);
 	put("60000000", "%s/monitoring_attrs/intervals/update_us", c);
-	if (k->ver >= 615)
-		put("0", "%s/monitoring_attrs/intervals/intervals_goal/access_bp", c);
+	if (k->ver >= 615) {
+		static const char *const g[] = { "access_bp", "aggrs", "min_sample_us",
+						 "max_sample_us" };
+
+		for (int i = 0; i < 4; i++)
+			put("0", "%s/monitoring_attrs/intervals/intervals_goal/%s", c, g[i]);
+	}
 	put("10", "%s/monitoring_attrs/nr_regions/min", c);
 	put("1000", "%s/monitoring_attrs/nr_regions/max", c);
 	put("0", "%s/targets/nr_targets", c);
@@ -205,9 +226,35 @@ static void fk_filters(struct fk *k, const char *d)
 	put("0", "%s/nr_filters", d);
 }
 
+static void fk_quotas(struct fk *k, const char *s)
+{
+	static const char *const q[] = { "ms", "bytes", "reset_interval_ms",
+					 "weights/sz_permil", "weights/nr_accesses_permil",
+					 "weights/age_permil" };
+
+	for (int i = 0; i < 6; i++)
+		put("0", "%s/quotas/%s", s, q[i]);
+	if (k->ver >= 608)
+		put("0", "%s/quotas/goals/nr_goals", s);
+	if (k->ver >= 609)
+		put("0", "%s/quotas/effective_bytes", s);
+}
+
+static void fk_stats(struct fk *k, const char *s)
+{
+	static const char *const st[] = { "nr_tried", "sz_tried", "nr_applied",
+					  "sz_applied", "qt_exceeds" };
+
+	for (int i = 0; i < 5; i++)
+		put("0", "%s/stats/%s", s, st[i]);
+	if (k->ver >= 614)
+		put("0", "%s/stats/sz_ops_filter_passed", s);
+}
+
 static void fk_scheme(struct fk *k, const char *s)
 {
 	static const char *const ap[] = { "sz", "nr_accesses", "age" };
+	char d[PATH_MAX];
 
 	put("stat", "%s/action", s);
 	if (k->ver >= 607)
@@ -218,17 +265,13 @@ static void fk_scheme(struct fk *k, const char *s)
 		put("0", "%s/access_pattern/%s/min", s, ap[i]);
 		put("0", "%s/access_pattern/%s/max", s, ap[i]);
 	}
-	put("0", "%s/quotas/ms", s);
+	fk_quotas(k, s);
 	put("none", "%s/watermarks/metric", s);
 	if (k->ver >= 603) {
-		char d[PATH_MAX];
-
 		snprintf(d, sizeof(d), "%s/filters", s);
 		fk_filters(k, d);
 	}
 	if (k->ver >= 615) {
-		char d[PATH_MAX];
-
 		snprintf(d, sizeof(d), "%s/core_filters", s);
 		fk_filters(k, d);
 		snprintf(d, sizeof(d), "%s/ops_filters", s);
@@ -236,7 +279,7 @@ static void fk_scheme(struct fk *k, const char *s)
 	}
 	if (k->ver >= 617)
 		put("0", "%s/dests/nr_dests", s);
-	put("0", "%s/stats/nr_tried", s);
+	fk_stats(k, s);
 	if (k->ver >= 606)
 		put("0", "%s/tried_regions/total_bytes", s);
 	else
@@ -254,6 +297,75 @@ static void fk_filter(struct fk *k, const char *f)
 		put("0", "%s/damon_target_idx", f);
 	if (k->ver >= 614)
 		put("N", "%s/allow", f);
+	if (k->ver >= 615) {
+		put("0", "%s/min", f);
+		put("0", "%s/max", f);
+	}
+}
+
+static void fk_goal(struct fk *k, const char *g)
+{
+	if (k->ver >= 609)
+		put("user_input", "%s/target_metric", g);
+	put("0", "%s/target_value", g);
+	put("0", "%s/current_value", g);
+	if (k->ver >= 616)
+		put("0", "%s/nid", g);
+}
+
+static void fk_dest(struct fk *k, const char *d)
+{
+	put("0", "%s/id", d);
+	put("0", "%s/weight", d);
+}
+
+/* The first Linux version that knows @name in @path; 0: none. */
+static int fk_name_since(const char *path, const char *name)
+{
+	static const struct {
+		const char *leaf, *name;
+		int since;
+	} names[] = {
+		{ "/action", "stat", 602 }, { "/action", "willneed", 602 },
+		{ "/action", "cold", 602 }, { "/action", "pageout", 602 },
+		{ "/action", "hugepage", 602 }, { "/action", "nohugepage", 602 },
+		{ "/action", "lru_prio", 602 }, { "/action", "lru_deprio", 602 },
+		{ "/action", "migrate_hot", 611 }, { "/action", "migrate_cold", 611 },
+		{ "/type", "anon", 603 }, { "/type", "memcg", 603 },
+		{ "/type", "addr", 605 }, { "/type", "target", 606 },
+		{ "/type", "young", 610 }, { "/type", "active", 615 },
+		{ "/type", "hugepage_size", 615 }, { "/type", "unmapped", 615 },
+		{ "/target_metric", "user_input", 609 },
+		{ "/target_metric", "some_mem_psi_us", 609 },
+		{ "/target_metric", "node_mem_used_bp", 616 },
+		{ "/target_metric", "node_mem_free_bp", 616 },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (ends_with(path, names[i].leaf) && !strcmp(name, names[i].name))
+			return names[i].since;
+	return 0;
+}
+
+/* Names the kernel checks: unknown ones are EINVAL; since 6.15 each filter
+ * folder takes only its layer's types (damos_sysfs_scheme_filter). */
+static int fk_check_name(struct fk *k, const char *path, const char *v)
+{
+	int since;
+	bool core;
+
+	if (!ends_with(path, "/action") && !ends_with(path, "/type") &&
+	    !ends_with(path, "/target_metric"))
+		return 0;
+	since = fk_name_since(path, v);
+	if (!since || k->ver < since)
+		return -EINVAL;
+	core = !strcmp(v, "addr") || !strcmp(v, "target");
+	if (strstr(path, "/core_filters/") && !core)
+		return -EINVAL;
+	if (strstr(path, "/ops_filters/") && core)
+		return -EINVAL;
+	return 0;
 }
 
 static bool fake_pid_alive(struct fk *k, long pid)
@@ -292,7 +404,8 @@ static int fk_scheme_target(struct fk *k, const char *s)
 		return -1;
 	if (strcmp(get(b, sizeof(b), "%s/%s/0/type", s, dir), "target"))
 		return -1;
-	assert_string_equal(get(b, sizeof(b), "%s/%s/0/matching", s, dir), "N");
+	if (strcmp(get(b, sizeof(b), "%s/%s/0/matching", s, dir), "N"))
+		snprintf(k->fail, sizeof(k->fail), "%s: target filter matching Y", s);
 	return atoi(get(b, sizeof(b), "%s/%s/0/damon_target_idx", s, dir));
 }
 
@@ -307,10 +420,10 @@ static void fk_fill_tried(struct fk *k, const char *kd, int kidx)
 
 		snprintf(s, sizeof(s), "%s/contexts/0/schemes/%d", kd, i);
 		/* the pattern must match everything */
-		assert_string_equal(get(b, sizeof(b), "%s/access_pattern/sz/max", s),
-				    "18446744073709551615");
-		assert_string_equal(get(b, sizeof(b), "%s/access_pattern/age/max", s),
-				    "4294967295");
+		if (strcmp(get(b, sizeof(b), "%s/access_pattern/sz/max", s),
+			   "18446744073709551615") ||
+		    strcmp(get(b, sizeof(b), "%s/access_pattern/age/max", s), "4294967295"))
+			snprintf(k->fail, sizeof(k->fail), "%s: pattern does not match all", s);
 		{
 			char d[PATH_MAX];
 
@@ -343,6 +456,47 @@ static void fk_fill_tried(struct fk *k, const char *kd, int kidx)
 			}
 		}
 	}
+}
+
+/* Hold the update command until the test opens the gate (10 s at most, so
+ * that a source that waited for it fails the test instead of hanging). */
+static void fk_gate(struct fk *k)
+{
+	struct timespec until;
+
+	pthread_mutex_lock(&k->gmx);
+	k->in_update = true;
+	pthread_cond_broadcast(&k->gcv);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	while (k->gated && !k->gate_open &&
+	       pthread_cond_timedwait(&k->gcv, &k->gmx, &until) == 0)
+		;
+	pthread_mutex_unlock(&k->gmx);
+}
+
+static void fk_fill_stats(struct fk *k, const char *kd)
+{
+	const struct damos_stats *t = &k->stats;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} f[] = {
+		{ "nr_tried", t->nr_tried }, { "sz_tried", t->sz_tried },
+		{ "nr_applied", t->nr_applied }, { "sz_applied", t->sz_applied },
+		{ "qt_exceeds", t->qt_exceeds },
+		{ "sz_ops_filter_passed", t->sz_ops_filter_passed },
+	};
+	char b[64];
+	int ns = atoi(get(b, sizeof(b), "%s/contexts/0/schemes/nr_schemes", kd));
+
+	for (int i = 0; i < ns; i++)
+		for (size_t j = 0; j < sizeof(f) / sizeof(f[0]); j++) {
+			if (j == 5 && k->ver < 614)
+				continue;
+			snprintf(b, sizeof(b), "%llu", (unsigned long long)(f[j].v + (uint64_t)i));
+			put(b, "%s/contexts/0/schemes/%d/stats/%s", kd, i, f[j].name);
+		}
 }
 
 static int fk_state(struct fk *k, const char *path, const char *v)
@@ -390,8 +544,18 @@ static int fk_state(struct fk *k, const char *path, const char *v)
 	if (!strcmp(v, "update_schemes_tried_regions")) {
 		if (k->busy_update)
 			return -EBUSY;
+		fk_gate(k);
 		k->nr_update++;
 		fk_fill_tried(k, kd, kidx);
+		k->answered = true;
+		return 1;
+	}
+	if (!strcmp(v, "update_schemes_stats")) {
+		fk_fill_stats(k, kd);
+		return 1;
+	}
+	if (!strcmp(v, "commit_schemes_quota_goals")) {
+		k->nr_goal_commits++;
 		return 1;
 	}
 	return -EINVAL;
@@ -416,6 +580,8 @@ static int fk_hook(void *arg, const char *path, const char *v)
 	}
 	if (strncmp(path, k->admin, strlen(k->admin)))
 		return 0;
+	if (fk_check_name(k, path, v))
+		return -EINVAL;
 	snprintf(d, sizeof(d), "%s", path);
 	*strrchr(d, '/') = '\0';
 	if (ends_with(path, "/state"))
@@ -464,6 +630,22 @@ static int fk_hook(void *arg, const char *path, const char *v)
 			snprintf(sc, sizeof(sc), "%s/%d", d, i);
 			fk_scheme(k, sc);
 		}
+	} else if (ends_with(path, "/goals/nr_goals")) {
+		rm_numbered(d);
+		for (int i = 0; i < n; i++) {
+			char g[PATH_MAX];
+
+			snprintf(g, sizeof(g), "%s/%d", d, i);
+			fk_goal(k, g);
+		}
+	} else if (ends_with(path, "/dests/nr_dests")) {
+		rm_numbered(d);
+		for (int i = 0; i < n; i++) {
+			char g[PATH_MAX];
+
+			snprintf(g, sizeof(g), "%s/%d", d, i);
+			fk_dest(k, g);
+		}
 	} else if (ends_with(path, "/nr_filters")) {
 		rm_numbered(d);
 		for (int i = 0; i < n; i++) {
@@ -504,6 +686,8 @@ static struct fk *fk_new(int ver, bool with_damon)
 	assert_non_null(mkdtemp(tmpl));
 	k->ver = ver;
 	k->fill_tried = true;
+	pthread_mutex_init(&k->gmx, NULL);
+	pthread_cond_init(&k->gcv, NULL);
 	snprintf(k->root, sizeof(k->root), "%s/sys", tmpl);
 	snprintf(k->admin, sizeof(k->admin), "%s/kernel/mm/damon/admin", k->root);
 	snprintf(k->proc, sizeof(k->proc), "%s/proc", tmpl);
@@ -527,6 +711,10 @@ static void fk_free(struct fk *k)
 	char top[PATH_MAX];
 
 	sysfs_set_write_hook(NULL, NULL);
+	if (k->fail[0])
+		fail_msg("fake kernel: %s", k->fail);
+	pthread_cond_destroy(&k->gcv);
+	pthread_mutex_destroy(&k->gmx);
 	snprintf(top, sizeof(top), "%s", k->root);
 	*strrchr(top, '/') = '\0';
 	rmrf("%s", top);
@@ -604,6 +792,33 @@ static int collect(void *arg, const struct src_report *r)
 	return 0;
 }
 
+/* Wait up to @ms for the source's fd to become readable. */
+static bool fd_ready(void *p, int ms)
+{
+	struct pollfd pfd = { .fd = src_damon_ops.fd(p), .events = POLLIN };
+
+	return poll(&pfd, 1, ms) == 1;
+}
+
+/*
+ * One round of the query as the daemon drives it: poll() asks the reader
+ * for a round and returns at once; the fd becomes readable when the round
+ * is done; the next poll() reports it.
+ */
+static int poll_sync(void *p, uint64_t now, src_report_fn fn, void *arg)
+{
+	int r = src_damon_ops.poll(p, now, fn, arg);
+
+	if (r)
+		return r;
+	if (!fd_ready(p, 5000))
+		return 0; /* nothing asked (no DAMON any more): nothing comes */
+	r = src_damon_ops.poll(p, now, fn, arg);
+	if (g_fk && g_fk->fail[0])
+		fail_msg("fake kernel: %s", g_fk->fail);
+	return r;
+}
+
 static void set_regions(struct fk *k, int t, int n, ...)
 {
 	va_list ap;
@@ -660,7 +875,9 @@ static void check_layout_open_close(int ver, const char *name, bool per_target,
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/min"), "10");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/max"), "500");
 	assert_int_equal(src_damon_ops.interval_ms(p), 200);
-	assert_int_equal(src_damon_ops.fd(p), -1);
+	/* the reader's eventfd: nothing to read before a poll asked */
+	assert_true(src_damon_ops.fd(p) >= 0);
+	assert_false(fd_ready(p, 0));
 	assert_true(state_file_exists(k));
 	/* off until there is a target */
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
@@ -871,7 +1088,7 @@ static void test_reports_612(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/access_pattern/nr_accesses/max"), "4294967295");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/action"), "stat");
 
-	assert_int_equal(src_damon_ops.poll(p, 777, collect, &c), 3);
+	assert_int_equal(poll_sync(p, 777, collect, &c), 3);
 	assert_int_equal(c.n, 3);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
@@ -896,7 +1113,7 @@ static void test_reports_612(void **state)
 
 	/* a callback error stops the poll and is returned */
 	c = (struct coll){ .stop_after = 1 };
-	assert_int_equal(src_damon_ops.poll(p, 778, collect, &c), -ECANCELED);
+	assert_int_equal(poll_sync(p, 778, collect, &c), -ECANCELED);
 	src_damon_ops.close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "<missing>");
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
@@ -918,7 +1135,7 @@ static void test_reports_617(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/type"), "target");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/allow"), "N");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/filters/nr_filters"), "0");
-	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 1, collect, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[1].pid, 200);
 	assert_true(c.r[1].cold);
@@ -992,7 +1209,7 @@ static void test_targets_602(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/aggr_us"), "200000");
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 5, collect, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
 	assert_int_equal(c.r[1].pid, 200);
@@ -1045,7 +1262,7 @@ static void test_targets_606_offon(void **state)
 	assert_int_equal(k->nr_commit, 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 2);
-	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 1, collect, &c), 1);
 	assert_int_equal(c.r[0].pid, 300);
 	src_damon_ops.close(p);
 	fk_free(k);
@@ -1067,7 +1284,7 @@ static void test_pid_vanishes(void **state)
 	/* the kernel now sees only one target, the former index 1 */
 	k->reg[0][0] = k->reg[1][0];
 	k->nreg[1] = 0;
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 5, collect, &c), 1);
 	assert_int_equal(c.r[0].pid, 200);
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
 	assert_int_equal(got[0], 200);
@@ -1076,7 +1293,7 @@ static void test_pid_vanishes(void **state)
 	/* the last one too: the kdamond is stopped, polls report nothing */
 	rmrf("%s/200", k->proc);
 	c.n = 0;
-	assert_int_equal(src_damon_ops.poll(p, 6, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 6, collect, &c), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
 	src_damon_ops.close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
@@ -1095,21 +1312,21 @@ static void test_tried_not_filled(void **state)
 	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 8u, 1u, 0x2000ULL, 0x3000ULL, 0u, 1u);
 	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
 	k->fill_tried = false;
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 5, collect, &c), 0);
 	k->fill_tried = true;
 	k->drop_age = true;
-	assert_int_equal(src_damon_ops.poll(p, 6, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 6, collect, &c), 1);
 	assert_int_equal(c.r[0].start, 0x2000);
 	src_damon_ops.stats(p, &st);
 	assert_int_equal(st.errors, 1);
 	k->drop_age = false;
 	k->busy_update = 1;
 	c.n = 0;
-	assert_int_equal(src_damon_ops.poll(p, 7, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 7, collect, &c), 0);
 	src_damon_ops.stats(p, &st);
 	assert_int_equal(st.errors, 2);
 	k->busy_update = 0;
-	assert_int_equal(src_damon_ops.poll(p, 8, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 8, collect, &c), 2);
 	src_damon_ops.close(p);
 	fk_free(k);
 }
@@ -1141,25 +1358,33 @@ static void test_kdamond_restart(void **state)
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
 	put("off", "%s/kdamonds/0/state", k->admin);
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 5, collect, &c), 1);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_non_null(strstr(logbuf, "stopped by itself"));
 	src_damon_ops.close(p);
 	fk_free(k);
 }
 
-/* close() after the kdamonds were changed by someone: leave them. */
+/*
+ * close() after the kdamonds were changed by someone: leave them, write
+ * nothing, and drop our state file (it no longer describes them; a later
+ * start must not take them for a crashed pghotd's).
+ */
 static void test_close_foreign_change(void **state)
 {
 	struct fk *k = fk_new(612, true);
 	char b[64];
 	void *p = fk_open(k);
+	int writes;
 
 	put("2", "%s/kdamonds/nr_kdamonds", k->admin);
+	writes = k->nr_writes;
 	src_damon_ops.close(p);
+	assert_int_equal(k->nr_writes, writes);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
-	assert_true(state_file_exists(k));
-	assert_non_null(strstr(logbuf, "leaving the kdamonds alone"));
+	assert_false(state_file_exists(k));
+	assert_non_null(strstr(logbuf, "nr_kdamonds is 2, pghotd created 1"));
+	assert_non_null(strstr(logbuf, "leaves every kdamond as it is"));
 	fk_free(k);
 }
 

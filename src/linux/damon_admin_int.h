@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside damon_admin (damon_admin.c: ownership, state file, kdamonds;
+ * damon_layout.c: layout detection; damon_scheme.c: contexts, targets,
+ * schemes, stats, tried regions). Not for users of the module: they see
+ * damon_admin.h only.
+ */
+#ifndef PGHOT_LINUX_DAMON_ADMIN_INT_H
+#define PGHOT_LINUX_DAMON_ADMIN_INT_H
+
+#include <limits.h>
+
+#include "linux/damon_admin.h"
+
+/* Tries of a read or write DAMON refuses with EBUSY (its sysfs trylock). */
+#define DAMON_BUSY_TRIES 50
+
+/* A value pghotd wrote that says what a kdamond does, checked by
+ * damon_admin_verify(); @rel is relative to the admin folder. */
+struct damon_fp {
+	char *rel;
+	char *val;
+};
+
+struct damon_admin {
+	char admin[PATH_MAX];	/* <sysfs_root>/kernel/mm/damon/admin */
+	char procfs[PATH_MAX];
+	char run_dir[PATH_MAX];
+	char state_path[PATH_MAX];
+	const char *instead;	/* borrowed from the cfg: a literal */
+	src_log_fn log;
+	void *log_arg;
+	unsigned int busy_wait_us;
+
+	struct damon_layout lay;
+	/* What we created; mirrored in the state file. */
+	struct damon_state_rec rec;
+	struct damon_state_rec saved;	/* what the file holds: the last
+					 * record written with success */
+	bool kd_on[DAMON_MAX_KDAMONDS];		/* we turned it on */
+	unsigned int kd_ops[DAMON_MAX_KDAMONDS]; /* its context's DAMON_OPS_*,
+						  * 0: no context */
+	bool created;		/* rec describes kdamonds we made */
+	bool lost;		/* a check found them not ours */
+
+	struct damon_fp *fp;
+	size_t nr_fp, cap_fp;
+
+	char err[1024];
+};
+
+#define adm_log(a, level, ...) src_logf((a)->log, (a)->log_arg, level, __VA_ARGS__)
+
+/* Set a->err and return @err. */
+int adm_fail(struct damon_admin *a, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Files under the admin folder, named by a printf format relative to it.
+ * Writes retry EBUSY, never create a file, and keep the values that say
+ * what a kdamond does for damon_admin_verify(); a write of an nr_* file
+ * forgets the values under the folders it rebuilds.
+ */
+int adm_wr(struct damon_admin *a, const char *val, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int adm_wru(struct damon_admin *a, uint64_t val, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A write that may fail (a name the kernel may not know): no log line,
+ * nothing kept for the check. */
+int adm_probe(struct damon_admin *a, const char *val, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Reads retry EBUSY; adm_rd() returns the length as sysfs_read_str(). */
+int adm_rd(struct damon_admin *a, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int adm_rdu(struct damon_admin *a, uint64_t *ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool adm_ex(struct damon_admin *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Write a command ("on", "commit", ...) to kdamonds/<k>/state. */
+int adm_cmd(struct damon_admin *a, uint32_t k, const char *cmd);
+
+/*
+ * The check every public call makes first: @k is ours (pass
+ * ADM_ANY_KDAMOND for none) and damon_admin_verify() passes.
+ */
+#define ADM_ANY_KDAMOND UINT32_MAX
+int adm_guard(struct damon_admin *a, uint32_t k);
+
+/* Detect the layout with kdamond 0 (which has one context); damon_layout.c. */
+int adm_detect_layout(struct damon_admin *a, char *errbuf, size_t errlen);
+
+/* The filter folder a filter of @type goes to on this layout. */
+const char *adm_filter_dir(const struct damon_admin *a,
+			   enum damos_filter_type type);
+
+#endif /* PGHOT_LINUX_DAMON_ADMIN_INT_H */
