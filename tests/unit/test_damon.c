@@ -376,11 +376,14 @@ static bool fake_pid_alive(struct fk *k, long pid)
 	return sysfs_exists(p);
 }
 
-/* Kernel checks at on/commit: every target pid exists. */
+/* Kernel checks at on/commit: every target pid of vaddr exists. */
 static int fk_check_targets(struct fk *k, const char *kd)
 {
 	char b[64];
 	int n = atoi(get(b, sizeof(b), "%s/contexts/0/targets/nr_targets", kd));
+
+	if (strcmp(get(b, sizeof(b), "%s/contexts/0/operations", kd), "vaddr"))
+		return 0;
 
 	for (int i = 0; i < n; i++) {
 		long pid = atol(get(b, sizeof(b),
@@ -1388,6 +1391,566 @@ static void test_close_foreign_change(void **state)
 	fk_free(k);
 }
 
+/* ---- ownership lost after open ---- */
+
+/*
+ * Another tool takes kdamond 0 while pghotd has no target (its kdamond is
+ * configured and off): the next round notices, says who runs it and what it
+ * does, and from then on nothing is written, not even at close.
+ */
+static void test_lost_idle(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	char b[64], *before, *after;
+	void *p = fk_open(k);
+	int writes;
+
+	put("paddr", "%s/kdamonds/0/contexts/0/operations", k->admin);
+	put("on", "%s/kdamonds/0/state", k->admin);
+	put("812", "%s/kdamonds/0/pid", k->admin);
+	writes = k->nr_writes;
+	before = snapshot(k->root);
+	assert_int_equal(poll_sync(p, 1, collect, &c), -ENOTRECOVERABLE);
+	assert_non_null(strstr(logbuf, "are no longer its own: kdamond 0 runs (pid 812) but "
+				       "pghotd left it off"));
+	assert_non_null(strstr(logbuf, "kdamond 0: on, pid 812 ("));
+	assert_non_null(strstr(logbuf, "/pid), paddr, 0 target(s), 0 scheme(s)"));
+	assert_non_null(strstr(logbuf, "use the feed source instead"));
+	assert_false(state_file_exists(k)); /* ours, and wrong now */
+	/* from now on: no read that decides anything, no write */
+	assert_int_equal(src_damon_ops.set_targets(p, a, 1), -ENOTRECOVERABLE);
+	assert_int_equal(src_damon_ops.poll(p, 2, collect, &c), 0);
+	assert_false(fd_ready(p, 50)); /* nothing was asked */
+	src_damon_ops.close(p);
+	after = snapshot(k->root);
+	assert_string_equal(before, after);
+	assert_int_equal(k->nr_writes, writes);
+	assert_int_equal(k->nr_off, 0);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	free(before);
+	free(after);
+	fk_free(k);
+}
+
+/* The other tool only reconfigures the idle kdamond (still off). */
+static void test_lost_reconfigured(void **state)
+{
+	struct fk *k = fk_new(617, true);
+	struct coll c = { 0 };
+	void *p = fk_open(k);
+	int writes;
+
+	put("20000", "%s/kdamonds/0/contexts/0/monitoring_attrs/intervals/sample_us",
+	    k->admin);
+	writes = k->nr_writes;
+	assert_int_equal(poll_sync(p, 1, collect, &c), -ENOTRECOVERABLE);
+	assert_non_null(strstr(logbuf, "/kdamonds/0/contexts/0/monitoring_attrs/intervals/"
+				       "sample_us is '20000', pghotd wrote '10000'"));
+	assert_non_null(strstr(logbuf, "kdamond 0: off, vaddr, 0 target(s)"));
+	src_damon_ops.close(p);
+	assert_int_equal(k->nr_writes, writes);
+	fk_free(k);
+}
+
+/* Someone restarts our running kdamond with their own targets. */
+static void test_lost_running(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100, 200 };
+	char b[64];
+	void *p = fk_open(k);
+	int writes;
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	assert_int_equal(poll_sync(p, 1, collect, &c), 1);
+	/* off, one target of theirs, on again: a new thread pid */
+	put("1", "%s/kdamonds/0/contexts/0/targets/nr_targets", k->admin);
+	put("300", "%s/kdamonds/0/contexts/0/targets/0/pid_target", k->admin);
+	put("999", "%s/kdamonds/0/pid", k->admin);
+	writes = k->nr_writes;
+	c.n = 0;
+	assert_int_equal(poll_sync(p, 2, collect, &c), -ENOTRECOVERABLE);
+	assert_int_equal(c.n, 0); /* their regions are never reported */
+	assert_non_null(strstr(logbuf, "kdamond 0 runs as pid 999, pghotd started it as pid 4242"));
+	assert_non_null(strstr(logbuf, "kdamond 0: on, pid 999 ("));
+	assert_non_null(strstr(logbuf, "vaddr, 1 target(s), 2 scheme(s): stat stat"));
+	src_damon_ops.close(p);
+	assert_int_equal(k->nr_writes, writes);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	fk_free(k);
+}
+
+/* A second pghotd overwrote our state file: stop, and leave it be. */
+static void test_lost_state_file(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	void *p = fk_open(k);
+	int writes;
+
+	write_state_file(k, 300, 7000, 0);
+	writes = k->nr_writes;
+	assert_int_equal(src_damon_ops.set_targets(p, a, 1), -ENOTRECOVERABLE);
+	assert_non_null(strstr(logbuf, "/damon.state now belongs to pghotd pid 300"));
+	assert_int_equal(poll_sync(p, 1, collect, &c), 0);
+	src_damon_ops.close(p);
+	assert_int_equal(k->nr_writes, writes);
+	assert_true(state_file_exists(k)); /* not ours: not removed */
+	fk_free(k);
+}
+
+/* ---- poll() never waits for the kernel ---- */
+
+/*
+ * The fake kdamond holds update_schemes_tried_regions until the test opens
+ * the gate. poll() must return while the command is still pending; the
+ * round's regions come once the kernel answered, announced on the fd.
+ */
+static void test_poll_nonblocking(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	pid_t got[4];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	k->gated = true;
+	assert_int_equal(src_damon_ops.poll(p, 10, collect, &c), 0);
+	pthread_mutex_lock(&k->gmx);
+	while (!k->in_update)
+		pthread_cond_wait(&k->gcv, &k->gmx);
+	pthread_mutex_unlock(&k->gmx);
+	/* the kernel has the command and has not answered; poll() returned */
+	assert_false(k->answered);
+	assert_false(fd_ready(p, 0));
+	/* polls in the meantime neither wait nor report */
+	assert_int_equal(src_damon_ops.poll(p, 11, collect, &c), 0);
+	assert_int_equal(c.n, 0);
+	pthread_mutex_lock(&k->gmx);
+	k->gate_open = true;
+	pthread_cond_broadcast(&k->gcv);
+	pthread_mutex_unlock(&k->gmx);
+	assert_true(fd_ready(p, 5000));
+	assert_true(k->answered);
+	assert_int_equal(src_damon_ops.poll(p, 12, collect, &c), 1);
+	assert_int_equal(c.r[0].pid, 100);
+	assert_int_equal(c.r[0].start, 0x1000);
+	assert_int_equal(c.r[0].time_ms, 12); /* when it was handed over */
+	/* the fd was drained: it waits for the next round */
+	assert_false(fd_ready(p, 0));
+	/* set_targets() while a round is in flight waits for it, then applies */
+	k->gate_open = false;
+	k->in_update = false;
+	assert_int_equal(src_damon_ops.poll(p, 13, collect, &c), 0);
+	pthread_mutex_lock(&k->gmx);
+	while (!k->in_update)
+		pthread_cond_wait(&k->gcv, &k->gmx);
+	k->gate_open = true;
+	pthread_cond_broadcast(&k->gcv);
+	pthread_mutex_unlock(&k->gmx);
+	{
+		pid_t two[] = { 100, 200 };
+
+		assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	}
+	assert_int_equal(damon_src_targets(p, got, 4), 2);
+	assert_true(fd_ready(p, 5000));
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
+/* close() while the reader waits for the kernel: it waits for the round. */
+static void test_close_during_round(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	char b[64];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	k->gated = true;
+	assert_int_equal(src_damon_ops.poll(p, 10, collect, &c), 0);
+	pthread_mutex_lock(&k->gmx);
+	while (!k->in_update)
+		pthread_cond_wait(&k->gcv, &k->gmx);
+	k->gate_open = true;
+	pthread_cond_broadcast(&k->gcv);
+	pthread_mutex_unlock(&k->gmx);
+	src_damon_ops.close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+/* ---- the admin layer on its own: paddr, migrate schemes, stats ---- */
+
+static struct damon_admin *fk_admin(struct fk *k, uint32_t nr)
+{
+	struct damon_admin_cfg c = {
+		.sysfs_root = k->root,
+		.procfs_root = k->proc,
+		.run_dir = k->run,
+		.nr_kdamonds = nr,
+		.log = test_log,
+	};
+	struct damon_admin *a = NULL;
+	char err[1024] = "";
+	int r;
+
+	logbuf[0] = '\0';
+	r = damon_admin_open(&c, &a, err, sizeof(err));
+	if (r)
+		fail_msg("admin open: %d %s", r, err);
+	damon_admin_set_busy_wait(a, 0);
+	return a;
+}
+
+/* Node 1: memory blocks 8..15 of 128 MiB, block 12 offline. */
+static void fake_node(struct fk *k)
+{
+	put("8000000", "%s/devices/system/memory/block_size_bytes", k->root);
+	for (int m = 8; m < 16; m++) {
+		put(m == 12 ? "0" : "1", "%s/devices/system/memory/memory%d/online", k->root, m);
+		put("", "%s/devices/system/node/node1/memory%d/uevent", k->root, m);
+	}
+	put("", "%s/devices/system/node/node1/cpulist", k->root);
+}
+
+static const struct damon_ctx_attrs paddr_attrs = {
+	.ops = DAMON_OPS_PADDR,
+	.sample_us = 5000,
+	.aggr_us = 100000,
+	.min_nr_regions = 10,
+	.max_nr_regions = 1000,
+};
+
+/* mtier.c's promotion scheme: migrate_hot from node 1 to node 0, 200 MiB
+ * per second, warmer and older first, a goal on node 0's use, young only. */
+static void migrate_hot_scheme(struct damos_scheme *s, struct damos_goal *g,
+			       struct damos_filter *f, enum damos_goal_metric m)
+{
+	*g = (struct damos_goal){ .metric = m, .target_value = 9970, .current_value = 0,
+				  .nid = 0 };
+	if (m == DAMOS_GOAL_USER_INPUT)
+		g->current_value = 5000;
+	*f = (struct damos_filter){ .type = DAMOS_FILTER_YOUNG, .matching = true,
+				    .allow = true };
+	*s = (struct damos_scheme){
+		.action = DAMOS_MIGRATE_HOT,
+		.pattern = { .sz_min = 4096, .sz_max = UINT64_MAX, .nr_accesses_min = 1,
+			     .nr_accesses_max = 20, .age_min = 0, .age_max = UINT32_MAX },
+		.apply_interval_us = 1000000,
+		.quota = { .ms = 10, .bytes = 200ULL << 20, .reset_interval_ms = 1000,
+			   .weight_sz = 0, .weight_nr_accesses = 100, .weight_age = 100,
+			   .goals = g, .nr_goals = 1 },
+		.filters = f,
+		.nr_filters = 1,
+		.target_nid = 0,
+	};
+}
+
+static void check_paddr_migrate(int ver, enum damos_goal_metric metric)
+{
+	struct fk *k = fk_new(ver, true);
+	struct damon_range r[4];
+	struct damon_target_spec t;
+	struct damos_scheme sc;
+	struct damos_goal g;
+	struct damos_filter f;
+	struct damos_stats st;
+	const char *S = "kdamonds/0/contexts/0/schemes/0";
+	const char *F = ver >= 615 ? "ops_filters" : "filters";
+	struct damon_admin *a;
+	char b[64];
+	int n;
+
+	fake_node(k);
+	a = fk_admin(k, 1);
+	n = damon_node_ranges(k->root, 1, r, 4);
+	assert_int_equal(n, 2);
+	assert_true(r[0].start == 8ULL << 27 && r[0].end == 12ULL << 27);
+	assert_true(r[1].start == 13ULL << 27 && r[1].end == 16ULL << 27);
+	assert_int_equal(damon_admin_set_context(a, 0, &paddr_attrs), 0);
+	t = (struct damon_target_spec){ .pid = 0, .regions = r, .nr_regions = 2 };
+	assert_int_equal(damon_admin_set_targets(a, 0, &t, 1), 0);
+	migrate_hot_scheme(&sc, &g, &f, metric);
+	assert_int_equal(damon_admin_set_schemes(a, 0, &sc, 1), 0);
+
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/operations"), "paddr");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/nr_targets"), "1");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "0");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/nr_regions"), "2");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/0/start"), "1073741824");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/1/end"), "2147483648");
+	assert_string_equal(KGET(k, b, "%s/action", S), "migrate_hot");
+	assert_string_equal(KGET(k, b, "%s/target_nid", S), "0");
+	assert_string_equal(KGET(k, b, "%s/apply_interval_us", S), "1000000");
+	assert_string_equal(KGET(k, b, "%s/access_pattern/sz/min", S), "4096");
+	assert_string_equal(KGET(k, b, "%s/access_pattern/nr_accesses/min", S), "1");
+	assert_string_equal(KGET(k, b, "%s/access_pattern/nr_accesses/max", S), "20");
+	assert_string_equal(KGET(k, b, "%s/access_pattern/age/max", S), "4294967295");
+	assert_string_equal(KGET(k, b, "%s/quotas/ms", S), "10");
+	assert_string_equal(KGET(k, b, "%s/quotas/bytes", S), "209715200");
+	assert_string_equal(KGET(k, b, "%s/quotas/reset_interval_ms", S), "1000");
+	assert_string_equal(KGET(k, b, "%s/quotas/weights/sz_permil", S), "0");
+	assert_string_equal(KGET(k, b, "%s/quotas/weights/nr_accesses_permil", S), "100");
+	assert_string_equal(KGET(k, b, "%s/quotas/weights/age_permil", S), "100");
+	assert_string_equal(KGET(k, b, "%s/quotas/goals/nr_goals", S), "1");
+	assert_string_equal(KGET(k, b, "%s/quotas/goals/0/target_metric", S),
+			    damos_goal_metric_name(metric));
+	assert_string_equal(KGET(k, b, "%s/quotas/goals/0/target_value", S), "9970");
+	assert_string_equal(KGET(k, b, "%s/%s/nr_filters", S, F), "1");
+	assert_string_equal(KGET(k, b, "%s/%s/0/type", S, F), "young");
+	if (ver >= 614) {
+		/* allow young */
+		assert_string_equal(KGET(k, b, "%s/%s/0/matching", S, F), "Y");
+		assert_string_equal(KGET(k, b, "%s/%s/0/allow", S, F), "Y");
+		assert_string_equal(KGET(k, b, "%s/core_filters/nr_filters", S), "0");
+		assert_string_equal(KGET(k, b, "%s/filters/nr_filters", S), "0");
+	} else {
+		/* reject what is not young: the same on a kernel of reject filters */
+		assert_string_equal(KGET(k, b, "%s/%s/0/matching", S, F), "N");
+		assert_string_equal(KGET(k, b, "%s/%s/0/allow", S, F), "<missing>");
+	}
+	if (metric != DAMOS_GOAL_USER_INPUT) {
+		assert_string_equal(KGET(k, b, "%s/quotas/goals/0/nid", S), "0");
+	} else {
+		assert_string_equal(KGET(k, b, "%s/quotas/goals/0/current_value", S), "5000");
+		/* pghotd feeds top-tier use itself */
+		assert_int_equal(damon_admin_on(a, 0), 0);
+		assert_int_equal(damon_admin_set_goal_current(a, 0, 0, 0, 9100), 0);
+		assert_int_equal(damon_admin_commit_goals(a, 0), 0);
+		assert_int_equal(k->nr_goal_commits, 1);
+		assert_string_equal(KGET(k, b, "%s/quotas/goals/0/current_value", S), "9100");
+	}
+	/* the counters of what the kernel moved */
+	if (!damon_admin_turned_on(a, 0))
+		assert_int_equal(damon_admin_on(a, 0), 0);
+	k->stats = (struct damos_stats){ .nr_tried = 40, .sz_tried = 40 << 21,
+					 .nr_applied = 31, .sz_applied = 31 << 21,
+					 .sz_ops_filter_passed = 29 << 21, .qt_exceeds = 2 };
+	assert_int_equal(damon_admin_update_stats(a, 0), 0);
+	assert_int_equal(damon_admin_read_stats(a, 0, 0, &st), 0);
+	assert_true(st.nr_tried == 40 && st.sz_tried == 40ULL << 21);
+	assert_true(st.nr_applied == 31 && st.sz_applied == 31ULL << 21);
+	assert_true(st.qt_exceeds == 2);
+	assert_true(st.sz_ops_filter_passed == (ver >= 614 ? 29ULL << 21 : 0));
+	/* an online change of the scheme */
+	sc.quota.bytes = 100ULL << 20;
+	assert_int_equal(damon_admin_set_schemes(a, 0, &sc, 1), 0);
+	assert_int_equal(damon_admin_commit(a, 0), 0);
+	assert_string_equal(KGET(k, b, "%s/quotas/bytes", S), "104857600");
+	damon_admin_close(a);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+static void test_paddr_migrate_612(void **state)
+{
+	check_paddr_migrate(612, DAMOS_GOAL_USER_INPUT);
+}
+
+static void test_paddr_migrate_616(void **state)
+{
+	check_paddr_migrate(616, DAMOS_GOAL_NODE_MEM_USED_BP);
+}
+
+static void test_paddr_migrate_617(void **state)
+{
+	check_paddr_migrate(617, DAMOS_GOAL_NODE_MEM_FREE_BP);
+}
+
+/* 6.17: several destinations; vaddr can migrate. */
+static void test_dests_617(void **state)
+{
+	struct fk *k = fk_new(617, true);
+	struct damos_dest d[2] = { { .nid = 0, .weight = 3 }, { .nid = 2, .weight = 1 } };
+	struct damos_scheme sc = {
+		.action = DAMOS_MIGRATE_COLD,
+		.pattern = damos_pattern_all,
+		.target_nid = -1,
+		.dests = d,
+		.nr_dests = 2,
+	};
+	struct damon_ctx_attrs va = paddr_attrs;
+	struct damon_admin *a = fk_admin(k, 1);
+	const char *S = "kdamonds/0/contexts/0/schemes/0";
+	char b[64];
+
+	va.ops = DAMON_OPS_VADDR;
+	assert_true(damon_layout_migrates(damon_admin_layout(a), DAMON_OPS_VADDR));
+	assert_int_equal(damon_admin_set_context(a, 0, &va), 0);
+	assert_int_equal(damon_admin_set_schemes(a, 0, &sc, 1), 0);
+	assert_string_equal(KGET(k, b, "%s/dests/nr_dests", S), "2");
+	assert_string_equal(KGET(k, b, "%s/dests/1/id", S), "2");
+	assert_string_equal(KGET(k, b, "%s/dests/0/weight", S), "3");
+	assert_string_equal(KGET(k, b, "%s/target_nid", S), "-1");
+	damon_admin_close(a);
+	fk_free(k);
+}
+
+/* What the kernel cannot run is refused before anything is written. */
+static void check_refused(struct fk *k, struct damon_admin *a, const struct damos_scheme *sc,
+			  int want, const char *msg)
+{
+	int writes = k->nr_writes;
+
+	assert_int_equal(damon_admin_set_schemes(a, 0, sc, 1), want);
+	if (!strstr(damon_admin_error(a), msg))
+		fail_msg("error '%s' lacks '%s'", damon_admin_error(a), msg);
+	assert_int_equal(k->nr_writes, writes);
+}
+
+static void test_scheme_refusals(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct damon_admin *a = fk_admin(k, 1);
+	struct damon_ctx_attrs va = paddr_attrs;
+	struct damos_filter two[2] = {
+		{ .type = DAMOS_FILTER_YOUNG, .matching = true, .allow = true },
+		{ .type = DAMOS_FILTER_ANON, .matching = true, .allow = false },
+	};
+	struct damos_scheme sc;
+	struct damos_goal g;
+	struct damos_filter f;
+
+	assert_int_equal(damon_admin_set_context(a, 0, &paddr_attrs), 0);
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_NODE_MEM_USED_BP);
+	check_refused(k, a, &sc, -EOPNOTSUPP, "has no goal metric node_mem_used_bp (Linux 6.16+; "
+					      "feed the node's usage as a user_input goal instead)");
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	g.target_value = 0;
+	check_refused(k, a, &sc, -EINVAL, "target_value 0");
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	sc.filters = two;
+	sc.nr_filters = 2;
+	check_refused(k, a, &sc, -EOPNOTSUPP, "allow filters need Linux 6.14+");
+	two[0].allow = false;
+	two[1].allow = true; /* the last one: translatable */
+	assert_int_equal(damon_admin_set_schemes(a, 0, &sc, 1), 0);
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	sc.target_nid = -1;
+	check_refused(k, a, &sc, -EINVAL, "needs a destination");
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	sc.pattern.age_min = 5;
+	sc.pattern.age_max = 4;
+	check_refused(k, a, &sc, -EINVAL, "min is above its max");
+	/* vaddr cannot migrate before 6.17 */
+	va.ops = DAMON_OPS_VADDR;
+	assert_int_equal(damon_admin_set_context(a, 0, &va), 0);
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	check_refused(k, a, &sc, -EOPNOTSUPP, "migrate_hot on vaddr operations needs Linux 6.17+");
+	va.goal_access_bp = 400;
+	assert_int_equal(damon_admin_set_context(a, 0, &va), -EOPNOTSUPP);
+	assert_non_null(strstr(damon_admin_error(a), "intervals auto-tuning needs Linux 6.15+"));
+	damon_admin_close(a);
+	fk_free(k);
+
+	/* 6.10: no migrate actions at all */
+	k = fk_new(610, true);
+	a = fk_admin(k, 1);
+	assert_int_equal(damon_admin_set_context(a, 0, &paddr_attrs), 0);
+	assert_false(damon_layout_migrates(damon_admin_layout(a), DAMON_OPS_PADDR));
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	check_refused(k, a, &sc, -EOPNOTSUPP, "has no action migrate_hot (Linux 6.11+, paddr)");
+	damon_admin_close(a);
+	fk_free(k);
+}
+
+/* Features by version: files and the names the kernel accepts. */
+static void test_layout_features(void **state)
+{
+	static const struct {
+		int ver;
+		const char *name;
+		bool migrate, young, goals, node_goal, allow, dests, igoal;
+	} v[] = {
+		{ 606, "6.6-6.10", false, false, false, false, false, false, false },
+		{ 610, "6.6-6.10", false, true, true, false, false, false, false },
+		{ 612, "6.11-6.13", true, true, true, false, false, false, false },
+		{ 614, "6.14", true, true, true, false, true, false, false },
+		{ 615, "6.15", true, true, true, false, true, false, true },
+		{ 616, "6.16", true, true, true, true, true, false, true },
+		{ 617, "6.17+", true, true, true, true, true, true, true },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct fk *k = fk_new(v[i].ver, true);
+		struct damon_admin *a = fk_admin(k, 1);
+		const struct damon_layout *l = damon_admin_layout(a);
+		unsigned int node = (1u << DAMOS_GOAL_NODE_MEM_USED_BP) |
+				    (1u << DAMOS_GOAL_NODE_MEM_FREE_BP);
+
+		assert_string_equal(l->name, v[i].name);
+		assert_int_equal(damon_layout_migrates(l, DAMON_OPS_PADDR), v[i].migrate);
+		assert_int_equal(!!(l->filter_types & (1u << DAMOS_FILTER_YOUNG)), v[i].young);
+		assert_true(l->filter_types & (1u << DAMOS_FILTER_TARGET));
+		assert_true(l->filter_types & (1u << DAMOS_FILTER_ADDR));
+		assert_true(l->filter_types & (1u << DAMOS_FILTER_MEMCG));
+		assert_int_equal(l->quota_goals, v[i].goals);
+		assert_int_equal(!!(l->goal_metrics & (1u << DAMOS_GOAL_USER_INPUT)), v[i].goals);
+		assert_int_equal((l->goal_metrics & node) == node, v[i].node_goal);
+		assert_int_equal(l->goal_nid, v[i].node_goal);
+		assert_int_equal(l->allow, v[i].allow);
+		assert_int_equal(l->dests, v[i].dests);
+		assert_int_equal(l->intervals_goal, v[i].igoal);
+		assert_int_equal(l->ops, DAMON_OPS_VADDR | DAMON_OPS_FVADDR | DAMON_OPS_PADDR);
+		assert_true(l->actions & (1u << DAMOS_STAT));
+		damon_admin_close(a);
+		fk_free(k);
+	}
+}
+
+/* 6.15+: intervals auto-tuning and a paddr context. */
+static void test_intervals_goal(void **state)
+{
+	struct fk *k = fk_new(616, true);
+	struct damon_admin *a = fk_admin(k, 2);
+	struct damon_ctx_attrs c = paddr_attrs;
+	char b[64];
+
+	c.goal_access_bp = 400;
+	c.goal_aggrs = 3;
+	c.goal_min_sample_us = 5000;
+	c.goal_max_sample_us = 10000000;
+	c.update_us = 1000000;
+	assert_int_equal(damon_admin_nr_kdamonds(a), 2);
+	assert_int_equal(damon_admin_set_context(a, 1, &c), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/intervals_goal/access_bp"), "400");
+	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/intervals_goal/max_sample_us"), "10000000");
+	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/update_us"), "1000000");
+	assert_int_equal(damon_admin_set_context(a, 2, &c), -ERANGE);
+	damon_admin_close(a);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	fk_free(k);
+}
+
+static void test_node_ranges(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct damon_range r[1];
+
+	fake_node(k);
+	assert_int_equal(damon_node_ranges(k->root, 1, r, 1), 2); /* one left out */
+	assert_true(r[0].start == 1ULL << 30 && r[0].end == 12ULL << 27);
+	assert_int_equal(damon_node_ranges(k->root, 3, r, 1), -ENOENT);
+	put("zz", "%s/devices/system/memory/block_size_bytes", k->root);
+	assert_int_equal(damon_node_ranges(k->root, 1, r, 1), -EINVAL);
+	fk_free(k);
+}
+
 static void test_bad_settings(void **state)
 {
 	struct fk *k = fk_new(612, true);
@@ -1441,6 +2004,25 @@ static void test_parsers(void **state)
 	assert_int_equal(r.age, UINT32_MAX);
 	assert_int_equal(damon_parse_region("4096", 4, "4096", 4, "3", 1, "1", 1, &r), -EINVAL);
 	assert_int_equal(damon_parse_region("0", 1, "4096", 4, "4294967296", 10, "1", 1, &r), -ERANGE);
+	assert_int_equal(damon_parse_hex_u64("8000000\n", 8, &u), 0);
+	assert_true(u == 0x8000000);
+	assert_int_equal(damon_parse_hex_u64("0x10", 4, &u), 0);
+	assert_true(u == 16);
+	assert_int_equal(damon_parse_hex_u64("", 0, &u), -EINVAL);
+	assert_int_equal(damon_parse_hex_u64("12g", 3, &u), -EINVAL);
+	assert_int_equal(damon_parse_hex_u64("10000000000000000", 17, &u), -ERANGE);
+	{
+		uint64_t idx[] = { 1, 2, 3, 7, 9, 10 }, bad[] = { 2, 1 };
+		struct damon_range mr[2];
+
+		assert_int_equal(damon_merge_blocks(idx, 6, 0x1000, mr, 2), 3);
+		assert_true(mr[0].start == 0x1000 && mr[0].end == 0x4000);
+		assert_true(mr[1].start == 0x7000 && mr[1].end == 0x8000);
+		assert_int_equal(damon_merge_blocks(bad, 2, 0x1000, mr, 2), -EINVAL);
+		assert_int_equal(damon_merge_blocks(idx, 6, 0, mr, 2), -EINVAL);
+		idx[5] = UINT64_MAX / 0x800;
+		assert_int_equal(damon_merge_blocks(idx, 6, 0x1000, mr, 2), -ERANGE);
+	}
 }
 
 static void test_state_file_roundtrip(void **state)
@@ -1527,6 +2109,20 @@ int main(void)
 		cmocka_unit_test(test_busy_retry),
 		cmocka_unit_test(test_kdamond_restart),
 		cmocka_unit_test(test_close_foreign_change),
+		cmocka_unit_test(test_lost_idle),
+		cmocka_unit_test(test_lost_reconfigured),
+		cmocka_unit_test(test_lost_running),
+		cmocka_unit_test(test_lost_state_file),
+		cmocka_unit_test(test_poll_nonblocking),
+		cmocka_unit_test(test_close_during_round),
+		cmocka_unit_test(test_paddr_migrate_612),
+		cmocka_unit_test(test_paddr_migrate_616),
+		cmocka_unit_test(test_paddr_migrate_617),
+		cmocka_unit_test(test_dests_617),
+		cmocka_unit_test(test_scheme_refusals),
+		cmocka_unit_test(test_layout_features),
+		cmocka_unit_test(test_intervals_goal),
+		cmocka_unit_test(test_node_ranges),
 		cmocka_unit_test(test_bad_settings),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_state_file_roundtrip),
