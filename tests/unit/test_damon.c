@@ -1499,7 +1499,8 @@ static void test_lost_state_file(void **state)
 	writes = k->nr_writes;
 	assert_int_equal(src_damon_ops.set_targets(p, a, 1), -ENOTRECOVERABLE);
 	assert_non_null(strstr(logbuf, "/damon.state now belongs to pghotd pid 300"));
-	assert_int_equal(poll_sync(p, 1, collect, &c), 0);
+	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 0);
+	assert_false(fd_ready(p, 50)); /* no round asked */
 	src_damon_ops.close(p);
 	assert_int_equal(k->nr_writes, writes);
 	assert_true(state_file_exists(k)); /* not ours: not removed */
