@@ -550,7 +550,9 @@ static int fk_state(struct fk *k, const char *path, const char *v)
 		fk_gate(k);
 		k->nr_update++;
 		fk_fill_tried(k, kd, kidx);
+		pthread_mutex_lock(&k->gmx);
 		k->answered = true;
+		pthread_mutex_unlock(&k->gmx);
 		return 1;
 	}
 	if (!strcmp(v, "update_schemes_stats")) {
@@ -1531,7 +1533,9 @@ static void test_poll_nonblocking(void **state)
 		pthread_cond_wait(&k->gcv, &k->gmx);
 	pthread_mutex_unlock(&k->gmx);
 	/* the kernel has the command and has not answered; poll() returned */
+	pthread_mutex_lock(&k->gmx);
 	assert_false(k->answered);
+	pthread_mutex_unlock(&k->gmx);
 	assert_false(fd_ready(p, 0));
 	/* polls in the meantime neither wait nor report */
 	assert_int_equal(src_damon_ops.poll(p, 11, collect, &c), 0);
@@ -1541,7 +1545,9 @@ static void test_poll_nonblocking(void **state)
 	pthread_cond_broadcast(&k->gcv);
 	pthread_mutex_unlock(&k->gmx);
 	assert_true(fd_ready(p, 5000));
+	pthread_mutex_lock(&k->gmx);
 	assert_true(k->answered);
+	pthread_mutex_unlock(&k->gmx);
 	assert_int_equal(src_damon_ops.poll(p, 12, collect, &c), 1);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
