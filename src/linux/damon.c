@@ -30,10 +30,10 @@
  * - mx: the mailbox (requested, running, ready, stop, the finished round)
  *   and the queue of log lines. Held for a few instructions, never during
  *   I/O. The reader waits on cv for a request.
- * A round's buffer belongs to the reader until it publishes it (ready),
- * then to the loop until the loop asks for the next round; the loop only
- * asks from poll(), after it has reported the last one, so the two never
- * touch one buffer at once. Every callback (the report and the log
+ * Three round buffers: the reader fills `work` and, under mx, swaps it
+ * with `done` (ready); poll() swaps `done` with `mine` under mx and reports
+ * from `mine` while the reader may already fill the next round. So the two
+ * threads never touch one buffer at once. Every callback (the report and the log
  * callbacks) runs on the daemon's thread: lines the reader logs wait in the
  * queue until the next poll().
  */
@@ -94,8 +94,11 @@ struct damon_src {
 	bool running;		/* the reader is in a round */
 	bool ready;		/* a finished round waits in done */
 	bool stop;
+	bool asked;		/* a round was asked for at last_ask_ms */
+	uint64_t last_ask_ms;
 	struct round work;	/* the reader's */
-	struct round done;	/* finished; the loop's once ready */
+	struct round done;	/* finished, not taken yet (ready) */
+	struct round mine;	/* taken by the loop: it reports from it */
 	struct log_line logq[DAMON_LOG_QUEUE];
 	size_t nr_logq;
 	uint64_t logq_dropped;
@@ -551,9 +554,7 @@ static void query_kdamond(struct damon_src *s, uint32_t k, struct round *w)
 
 	if (!ensure_running(s, k, w))
 		return;
-	err = damon_admin_update_tried(s->adm, k);
-	if (!err)
-		err = damon_admin_read_tried(s->adm, k, nsch, &t, &n, &bad);
+	err = damon_admin_tried_regions(s->adm, k, nsch, &t, &n, &bad);
 	if (err) {
 		/* busy or stopping: try again next interval */
 		w->errors++;
@@ -590,17 +591,18 @@ static void run_round(struct damon_src *s, struct round *w)
 	w->n = 0;
 	w->errors = 0;
 	w->err = 0;
-	/* also while idle: a takeover is noticed within an interval */
-	err = damon_admin_verify(s->adm);
-	if (!err)
-		drop_vanished(s, w);
-	else if (err != -ENOTRECOVERABLE)
-		w->errors++;
+	drop_vanished(s, w);
 	nk = s->per_target ? (uint32_t)s->nr_targets : 1;
-	for (uint32_t k = 0; !err && s->nr_targets && k < nk; k++) {
-		query_kdamond(s, k, w);
+	for (uint32_t k = 0; s->nr_targets && k < nk; k++) {
+		query_kdamond(s, k, w); /* checks ownership first */
 		if (damon_admin_lost(s->adm))
 			break;
+	}
+	/* also while idle: a takeover is noticed within an interval */
+	if (!s->nr_targets) {
+		err = damon_admin_verify(s->adm);
+		if (err && err != -ENOTRECOVERABLE)
+			w->errors++;
 	}
 	if (damon_admin_lost(s->adm)) {
 		w->n = 0;
@@ -648,6 +650,8 @@ static void *reader_main(void *arg)
 /* ------------------------------------------------------------------ */
 /* poll                                                                */
 
+static uint64_t damon_interval_ms(void *priv);
+
 static int report_round(struct damon_src *s, const struct round *d,
 			uint64_t now_ms, src_report_fn fn, void *arg)
 {
@@ -666,15 +670,17 @@ static int report_round(struct damon_src *s, const struct round *d,
 
 /*
  * Never blocks: takes a finished round if there is one (and reports it),
- * else asks the reader for the next one if it is idle. A call that reports
- * does not ask, so rounds are at least one interval_ms() apart as the
- * daemon calls poll() (on the fd, and every interval).
+ * and asks the reader for the next one if it is idle and one interval_ms()
+ * passed since the last ask. So rounds start at most once an interval and,
+ * when the kernel takes longer than that (it does: 110-240 ms for 100 ms),
+ * back to back, as when poll() itself waited for the kernel and the daemon
+ * scheduled the next poll one interval after the start of the last one.
  */
 static int damon_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
 {
 	struct damon_src *s = priv;
 	uint64_t cnt;
-	bool have = false;
+	bool have = false, lost = false;
 	int ret = 0;
 
 	if (read(s->efd, &cnt, sizeof(cnt)) < 0) {
@@ -682,25 +688,35 @@ static int damon_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
 	}
 	pthread_mutex_lock(&s->mx);
 	if (s->ready) {
+		struct round t = s->mine;
+
+		s->mine = s->done;
+		s->done = t;
 		s->ready = false;
-		have = true;
-	} else if (!s->running && !s->requested && !s->dead) {
+		have = !s->dead;
+		lost = have && s->mine.err;
+		if (lost)
+			s->dead = true; /* ask for nothing more */
+	}
+	if (!s->running && !s->requested && !s->dead &&
+	    (!s->asked || now_ms - s->last_ask_ms >= damon_interval_ms(s))) {
 		s->requested = true;
+		s->asked = true;
+		s->last_ask_ms = now_ms;
 		pthread_cond_signal(&s->cv);
 	}
 	pthread_mutex_unlock(&s->mx);
 	flush_logs(s);
 	if (!have)
 		return 0;
-	s->st.errors += s->done.errors;
-	if (s->done.err) {
+	s->st.errors += s->mine.errors;
+	if (lost) {
 		/* once; later polls report nothing and ask for nothing */
-		s->dead = true;
 		s->st.errors++;
-		return s->done.err;
+		return s->mine.err;
 	}
-	ret = report_round(s, &s->done, now_ms, fn, arg);
-	s->done.n = 0;
+	ret = report_round(s, &s->mine, now_ms, fn, arg);
+	s->mine.n = 0;
 	return ret;
 }
 
@@ -727,6 +743,7 @@ static void damon_close(void *priv)
 		close(s->efd);
 	free(s->work.r);
 	free(s->done.r);
+	free(s->mine.r);
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mx);
 	pthread_mutex_destroy(&s->io_lock);

@@ -618,9 +618,10 @@ static int verify_state_file(struct damon_admin *a)
 static int verify_kdamond(struct damon_admin *a, uint32_t k)
 {
 	pid_t pid;
-	bool on;
+	bool on = false;
 	int err = kd_read_state(a, k, &on);
 
+	a->kd_seen[k] = err ? err : on;
 	if (err == -ENOENT)
 		return lose(a, k, "kdamond %" PRIu32 " is gone", k);
 	if (err == -EINVAL)
@@ -782,7 +783,12 @@ int damon_admin_is_on(struct damon_admin *a, uint32_t k, bool *ret_on)
 {
 	int err = adm_guard(a, k);
 
-	return err ? err : kd_read_state(a, k, ret_on);
+	if (err)
+		return err;
+	if (a->kd_seen[k] < 0)
+		return a->kd_seen[k];
+	*ret_on = a->kd_seen[k] == 1;
+	return 0;
 }
 
 bool damon_admin_turned_on(const struct damon_admin *a, uint32_t k)

@@ -258,7 +258,8 @@ int damon_admin_off(struct damon_admin *a, uint32_t k);
 int damon_admin_all_off(struct damon_admin *a);
 
 /**
- * damon_admin_is_on() - does kdamond @k run? Off while
+ * damon_admin_is_on() - does kdamond @k run, as the ownership check (which
+ * reads every kdamond's state) just found? Off while
  * damon_admin_turned_on() says true means it stopped by itself.
  * Return: 0, -EINVAL for state text the parser does not know, -ERANGE,
  * -ENOTRECOVERABLE, or the errno of the read.
@@ -475,31 +476,17 @@ struct damos_stats {
 };
 
 /**
- * damon_admin_update_stats() - "update_schemes_stats": running kdamond @k
- * refreshes every scheme's stats files (6.17 can refresh them by itself
- * every refresh_ms). Blocks for up to two aggregation intervals.
- * Return: 0, -EINVAL off, -ENOTRECOVERABLE, or the errno.
+ * damon_admin_scheme_stats() - the stats of schemes 0..@n-1 of running
+ * kdamond @k: "update_schemes_stats" (the kdamond refreshes the stats
+ * files), the reads, and the ownership check again (stats of a kdamond
+ * that is not ours are never returned). Blocks for up to two aggregation
+ * intervals (6.17 could refresh them by itself every refresh_ms).
+ * @ret: @n entries.
+ * Return: 0, -EINVAL off, -ENOENT no such scheme, -ERANGE,
+ * -ENOTRECOVERABLE, or the errno of a write or read.
  */
-int damon_admin_update_stats(struct damon_admin *a, uint32_t k);
-
-/**
- * damon_admin_read_stats() - the stats of scheme @i of kdamond @k, as of the
- * last update. Return: 0, -ENOENT no such scheme, -EINVAL malformed, or the
- * errno of a read.
- */
-int damon_admin_read_stats(struct damon_admin *a, uint32_t k, size_t i,
-			   struct damos_stats *ret);
-
-/**
- * damon_admin_update_tried() - "update_schemes_tried_regions": running
- * kdamond @k refills every scheme's tried_regions folder. The write
- * returns only after the kdamond did it: one to two aggregation intervals
- * (110-240 ms with aggr_us 100 ms on the 6.12 guest), on 6.2-6.13 (a
- * command slot polled every 100 ms) and on 6.14+ (damos_walk()) alike.
- * Return: 0, -EINVAL off, -EBUSY after the retries, -ENOTRECOVERABLE, or
- * the errno.
- */
-int damon_admin_update_tried(struct damon_admin *a, uint32_t k);
+int damon_admin_scheme_stats(struct damon_admin *a, uint32_t k, size_t n,
+			     struct damos_stats *ret);
 
 /* A tried region of one scheme. */
 struct damon_tried {
@@ -508,21 +495,25 @@ struct damon_tried {
 };
 
 /**
- * damon_admin_read_tried() - the tried regions of every scheme of kdamond
- * @k (schemes 0..@nr_schemes-1), in scheme order and within a scheme in
- * the numeric order of the kernel's folders. A folder the kernel has not
- * filled (yet) gives nothing; a region with a missing or malformed file,
- * and a scheme without a tried_regions folder, are skipped and counted in
- * @ret_bad. The ownership check runs again after
- * the reads: regions read from a kdamond that is not ours are never
- * returned.
+ * damon_admin_tried_regions() - the tried-regions query of running kdamond
+ * @k: "update_schemes_tried_regions", then the regions of schemes
+ * 0..@nr_schemes-1, in scheme order and within a scheme in the numeric
+ * order of the kernel's folders, then the ownership check again (regions
+ * read from a kdamond that is not ours are never returned). The write
+ * returns only after the kdamond refilled the folders: one to two
+ * aggregation intervals (110-240 ms with aggr_us 100 ms on the 6.12
+ * guest), on 6.2-6.13 (a command slot polled every 100 ms) and on 6.14+
+ * (damos_walk()) alike: run it off the daemon's loop. A folder the kernel
+ * has not filled (yet) gives nothing; a region with a missing or malformed
+ * file, and a scheme without a tried_regions folder, are skipped and
+ * counted in @ret_bad.
  * @ret: a malloc'd array the caller frees (NULL when there is none);
  * @ret_n: its length.
- * Return: 0, -ERANGE, -ENOTRECOVERABLE, -ENOMEM, or the errno of a read
- * of the ownership check.
+ * Return: 0, -EINVAL off, -EBUSY after the retries, -ERANGE,
+ * -ENOTRECOVERABLE, -ENOMEM, or the errno of the command.
  */
-int damon_admin_read_tried(struct damon_admin *a, uint32_t k,
-			   size_t nr_schemes, struct damon_tried **ret,
-			   size_t *ret_n, size_t *ret_bad);
+int damon_admin_tried_regions(struct damon_admin *a, uint32_t k,
+			      size_t nr_schemes, struct damon_tried **ret,
+			      size_t *ret_n, size_t *ret_bad);
 
 #endif /* PGHOT_LINUX_DAMON_ADMIN_H */

@@ -38,6 +38,8 @@ struct damon_admin {
 	struct damon_state_rec saved;	/* what the file holds: the last
 					 * record written with success */
 	bool kd_on[DAMON_MAX_KDAMONDS];		/* we turned it on */
+	int kd_seen[DAMON_MAX_KDAMONDS];	/* its state at the last check:
+						 * 1 on, 0 off, -EINVAL neither */
 	unsigned int kd_ops[DAMON_MAX_KDAMONDS]; /* its context's DAMON_OPS_*,
 						  * 0: no context */
 	bool created;		/* rec describes kdamonds we made */

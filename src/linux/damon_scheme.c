@@ -647,17 +647,9 @@ int damon_admin_commit_goals(struct damon_admin *a, uint32_t k)
 /* ------------------------------------------------------------------ */
 /* What schemes report                                                 */
 
-int damon_admin_update_stats(struct damon_admin *a, uint32_t k)
+static int read_stats(struct damon_admin *a, uint32_t k, size_t i,
+		      struct damos_stats *ret)
 {
-	int err = adm_guard(a, k);
-
-	return err ? err : adm_cmd(a, k, "update_schemes_stats");
-}
-
-int damon_admin_read_stats(struct damon_admin *a, uint32_t k, size_t i,
-			   struct damos_stats *ret)
-{
-	const char *S = "contexts/0/schemes";
 	struct damos_stats st = { 0 };
 	struct {
 		const char *name;
@@ -671,21 +663,27 @@ int damon_admin_read_stats(struct damon_admin *a, uint32_t k, size_t i,
 		{ "sz_ops_filter_passed", &st.sz_ops_filter_passed },
 	};
 	size_t nf = sizeof(f) / sizeof(f[0]) - !a->lay.ops_filter_passed;
-	int err = adm_guard(a, k);
+	int err = 0;
 
 	for (size_t j = 0; !err && j < nf; j++)
-		err = adm_rdu(a, f[j].v, "kdamonds/%" PRIu32 "/%s/%zu/stats/%s", k, S, i,
-			      f[j].name);
+		err = adm_rdu(a, f[j].v, "kdamonds/%" PRIu32 "/contexts/0/schemes/%zu/stats/%s",
+			      k, i, f[j].name);
 	if (!err)
 		*ret = st;
 	return err;
 }
 
-int damon_admin_update_tried(struct damon_admin *a, uint32_t k)
+int damon_admin_scheme_stats(struct damon_admin *a, uint32_t k, size_t n,
+			     struct damos_stats *ret)
 {
 	int err = adm_guard(a, k);
 
-	return err ? err : adm_cmd(a, k, "update_schemes_tried_regions");
+	if (!err)
+		err = adm_cmd(a, k, "update_schemes_stats");
+	for (size_t i = 0; !err && i < n; i++)
+		err = read_stats(a, k, i, &ret[i]);
+	/* what was read counts only if the kdamond was ours throughout */
+	return err ? err : adm_guard(a, k);
 }
 
 static int read_region(const char *dir, uint64_t idx, struct damon_region *ret)
@@ -791,8 +789,8 @@ static int read_scheme_tried(struct damon_admin *a, uint32_t k, size_t i,
 	return err;
 }
 
-int damon_admin_read_tried(struct damon_admin *a, uint32_t k, size_t nr_schemes,
-			   struct damon_tried **ret, size_t *ret_n, size_t *ret_bad)
+int damon_admin_tried_regions(struct damon_admin *a, uint32_t k, size_t nr_schemes,
+			      struct damon_tried **ret, size_t *ret_n, size_t *ret_bad)
 {
 	struct tried_vec out = { 0 };
 	int err = adm_guard(a, k);
@@ -800,6 +798,8 @@ int damon_admin_read_tried(struct damon_admin *a, uint32_t k, size_t nr_schemes,
 	*ret = NULL;
 	*ret_n = 0;
 	*ret_bad = 0;
+	if (!err)
+		err = adm_cmd(a, k, "update_schemes_tried_regions");
 	for (size_t i = 0; !err && i < nr_schemes; i++)
 		err = read_scheme_tried(a, k, i, &out);
 	/* what was read counts only if the kdamond was ours throughout */

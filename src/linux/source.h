@@ -7,7 +7,9 @@
  * node each page sits on, drops pages that are not on a lower tier, and calls
  * pghot_record_access() for the rest. Sources never move pages.
  *
- * Threading: the daemon's main loop calls every op from one thread.
+ * Threading: the daemon's main loop calls every op from one thread, and a
+ * source calls its callbacks (report, log) only from that thread. A source
+ * may run threads of its own behind fd().
  */
 #ifndef PGHOT_LINUX_SOURCE_H
 #define PGHOT_LINUX_SOURCE_H
@@ -99,8 +101,9 @@ struct src_ops {
 	 */
 	int (*set_targets)(void *priv, const pid_t *pids, size_t n);
 	/**
-	 * fd() - a descriptor the daemon polls for input, or -1 if the source
-	 * is driven by its interval only.
+	 * fd() - a descriptor the daemon polls for input (readable: poll()
+	 * has something to hand over), or -1 if the source is driven by its
+	 * interval only.
 	 */
 	int (*fd)(void *priv);
 	/**
@@ -109,7 +112,10 @@ struct src_ops {
 	 */
 	uint64_t (*interval_ms)(void *priv);
 	/**
-	 * poll() - hand over what was observed since the last call.
+	 * poll() - hand over what was observed since the last call. poll()
+	 * never blocks: it does not wait for the kernel, a file or a peer,
+	 * so the daemon's single loop stays responsive; work that must wait
+	 * runs elsewhere (DAMON: a reader thread) and signals fd().
 	 * Return: number of reports, or a negative errno.
 	 */
 	int (*poll)(void *priv, uint64_t now_ms, src_report_fn fn, void *arg);

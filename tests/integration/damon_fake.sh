@@ -81,8 +81,6 @@ out=$(probe -K 200 -s "$t/sys4" -r "$t/run4" -n 3 -H 5 4321) || fail "slow kdamo
 echo "$out"
 [ "$(grep -c '^poll [123] (.*, kernel had answered: no): 2 reports: hot 1' <<<"$out")" = 3 ] ||
 	fail "poll() waited for the kernel, or no regions came"
-awk '/^poll [123] \(/ { sub(/^poll [123] \(/, ""); if ($1 + 0 < 200) bad = 1 }
-     END { exit bad }' <<<"$out" || fail "regions before the kernel answered?"
 
 # 6. another tool takes the idle kdamond: a clear error, no write after it,
 #    nothing destroyed at exit

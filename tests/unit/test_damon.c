@@ -1093,7 +1093,7 @@ static void test_reports_612(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/access_pattern/nr_accesses/max"), "4294967295");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/action"), "stat");
 
-	assert_int_equal(poll_sync(p, 777, collect, &c), 3);
+	assert_int_equal(poll_sync(p, 777000, collect, &c), 3);
 	assert_int_equal(c.n, 3);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
@@ -1101,7 +1101,7 @@ static void test_reports_612(void **state)
 	assert_int_equal(c.r[0].nr_accesses, 5);
 	assert_int_equal(c.r[0].age, 2);
 	assert_false(c.r[0].cold);
-	assert_int_equal(c.r[0].time_ms, 777);
+	assert_int_equal(c.r[0].time_ms, 777000);
 	assert_int_equal(c.r[0].nid, PGHOT_NID_UNKNOWN);
 	assert_int_equal(c.r[1].pid, 100);
 	assert_int_equal(c.r[1].start, 0x3000);
@@ -1118,7 +1118,7 @@ static void test_reports_612(void **state)
 
 	/* a callback error stops the poll and is returned */
 	c = (struct coll){ .stop_after = 1 };
-	assert_int_equal(poll_sync(p, 778, collect, &c), -ECANCELED);
+	assert_int_equal(poll_sync(p, 778000, collect, &c), -ECANCELED);
 	src_damon_ops.close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "<missing>");
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
@@ -1140,7 +1140,7 @@ static void test_reports_617(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/type"), "target");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/allow"), "N");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/filters/nr_filters"), "0");
-	assert_int_equal(poll_sync(p, 1, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 1000, collect, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[1].pid, 200);
 	assert_true(c.r[1].cold);
@@ -1214,7 +1214,7 @@ static void test_targets_602(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/aggr_us"), "200000");
-	assert_int_equal(poll_sync(p, 5, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 5000, collect, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
 	assert_int_equal(c.r[1].pid, 200);
@@ -1267,7 +1267,7 @@ static void test_targets_606_offon(void **state)
 	assert_int_equal(k->nr_commit, 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 2);
-	assert_int_equal(poll_sync(p, 1, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 1000, collect, &c), 1);
 	assert_int_equal(c.r[0].pid, 300);
 	src_damon_ops.close(p);
 	fk_free(k);
@@ -1289,7 +1289,7 @@ static void test_pid_vanishes(void **state)
 	/* the kernel now sees only one target, the former index 1 */
 	k->reg[0][0] = k->reg[1][0];
 	k->nreg[1] = 0;
-	assert_int_equal(poll_sync(p, 5, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 5000, collect, &c), 1);
 	assert_int_equal(c.r[0].pid, 200);
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
 	assert_int_equal(got[0], 200);
@@ -1298,7 +1298,7 @@ static void test_pid_vanishes(void **state)
 	/* the last one too: the kdamond is stopped, polls report nothing */
 	rmrf("%s/200", k->proc);
 	c.n = 0;
-	assert_int_equal(poll_sync(p, 6, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 6000, collect, &c), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
 	src_damon_ops.close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
@@ -1317,21 +1317,21 @@ static void test_tried_not_filled(void **state)
 	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 8u, 1u, 0x2000ULL, 0x3000ULL, 0u, 1u);
 	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
 	k->fill_tried = false;
-	assert_int_equal(poll_sync(p, 5, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 5000, collect, &c), 0);
 	k->fill_tried = true;
 	k->drop_age = true;
-	assert_int_equal(poll_sync(p, 6, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 6000, collect, &c), 1);
 	assert_int_equal(c.r[0].start, 0x2000);
 	src_damon_ops.stats(p, &st);
 	assert_int_equal(st.errors, 1);
 	k->drop_age = false;
 	k->busy_update = 1;
 	c.n = 0;
-	assert_int_equal(poll_sync(p, 7, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 7000, collect, &c), 0);
 	src_damon_ops.stats(p, &st);
 	assert_int_equal(st.errors, 2);
 	k->busy_update = 0;
-	assert_int_equal(poll_sync(p, 8, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 8000, collect, &c), 2);
 	src_damon_ops.close(p);
 	fk_free(k);
 }
@@ -1363,7 +1363,7 @@ static void test_kdamond_restart(void **state)
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
 	put("off", "%s/kdamonds/0/state", k->admin);
-	assert_int_equal(poll_sync(p, 5, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 5000, collect, &c), 1);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_non_null(strstr(logbuf, "stopped by itself"));
 	src_damon_ops.close(p);
@@ -1414,7 +1414,7 @@ static void test_lost_idle(void **state)
 	put("812", "%s/kdamonds/0/pid", k->admin);
 	writes = k->nr_writes;
 	before = snapshot(k->root);
-	assert_int_equal(poll_sync(p, 1, collect, &c), -ENOTRECOVERABLE);
+	assert_int_equal(poll_sync(p, 1000, collect, &c), -ENOTRECOVERABLE);
 	assert_non_null(strstr(logbuf, "are no longer its own: kdamond 0 runs (pid 812) but "
 				       "pghotd left it off"));
 	assert_non_null(strstr(logbuf, "kdamond 0: on, pid 812 ("));
@@ -1448,7 +1448,7 @@ static void test_lost_reconfigured(void **state)
 	put("20000", "%s/kdamonds/0/contexts/0/monitoring_attrs/intervals/sample_us",
 	    k->admin);
 	writes = k->nr_writes;
-	assert_int_equal(poll_sync(p, 1, collect, &c), -ENOTRECOVERABLE);
+	assert_int_equal(poll_sync(p, 1000, collect, &c), -ENOTRECOVERABLE);
 	assert_non_null(strstr(logbuf, "/kdamonds/0/contexts/0/monitoring_attrs/intervals/"
 				       "sample_us is '20000', pghotd wrote '10000'"));
 	assert_non_null(strstr(logbuf, "kdamond 0: off, vaddr, 0 target(s)"));
@@ -1469,14 +1469,14 @@ static void test_lost_running(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
-	assert_int_equal(poll_sync(p, 1, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 1000, collect, &c), 1);
 	/* off, one target of theirs, on again: a new thread pid */
 	put("1", "%s/kdamonds/0/contexts/0/targets/nr_targets", k->admin);
 	put("300", "%s/kdamonds/0/contexts/0/targets/0/pid_target", k->admin);
 	put("999", "%s/kdamonds/0/pid", k->admin);
 	writes = k->nr_writes;
 	c.n = 0;
-	assert_int_equal(poll_sync(p, 2, collect, &c), -ENOTRECOVERABLE);
+	assert_int_equal(poll_sync(p, 2000, collect, &c), -ENOTRECOVERABLE);
 	assert_int_equal(c.n, 0); /* their regions are never reported */
 	assert_non_null(strstr(logbuf, "kdamond 0 runs as pid 999, pghotd started it as pid 4242"));
 	assert_non_null(strstr(logbuf, "kdamond 0: on, pid 999 ("));
@@ -1527,7 +1527,7 @@ static void test_poll_nonblocking(void **state)
 	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
 	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
 	k->gated = true;
-	assert_int_equal(src_damon_ops.poll(p, 10, collect, &c), 0);
+	assert_int_equal(src_damon_ops.poll(p, 10000, collect, &c), 0);
 	pthread_mutex_lock(&k->gmx);
 	while (!k->in_update)
 		pthread_cond_wait(&k->gcv, &k->gmx);
@@ -1538,7 +1538,7 @@ static void test_poll_nonblocking(void **state)
 	pthread_mutex_unlock(&k->gmx);
 	assert_false(fd_ready(p, 0));
 	/* polls in the meantime neither wait nor report */
-	assert_int_equal(src_damon_ops.poll(p, 11, collect, &c), 0);
+	assert_int_equal(src_damon_ops.poll(p, 10010, collect, &c), 0);
 	assert_int_equal(c.n, 0);
 	pthread_mutex_lock(&k->gmx);
 	k->gate_open = true;
@@ -1548,16 +1548,19 @@ static void test_poll_nonblocking(void **state)
 	pthread_mutex_lock(&k->gmx);
 	assert_true(k->answered);
 	pthread_mutex_unlock(&k->gmx);
-	assert_int_equal(src_damon_ops.poll(p, 12, collect, &c), 1);
+	/* less than an interval (200 ms) after the ask: reports, asks nothing */
+	assert_int_equal(src_damon_ops.poll(p, 10020, collect, &c), 1);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
-	assert_int_equal(c.r[0].time_ms, 12); /* when it was handed over */
+	assert_int_equal(c.r[0].time_ms, 10020); /* when it was handed over */
 	/* the fd was drained: it waits for the next round */
 	assert_false(fd_ready(p, 0));
 	/* set_targets() while a round is in flight waits for it, then applies */
+	pthread_mutex_lock(&k->gmx);
 	k->gate_open = false;
 	k->in_update = false;
-	assert_int_equal(src_damon_ops.poll(p, 13, collect, &c), 0);
+	pthread_mutex_unlock(&k->gmx);
+	assert_int_equal(src_damon_ops.poll(p, 10300, collect, &c), 0);
 	pthread_mutex_lock(&k->gmx);
 	while (!k->in_update)
 		pthread_cond_wait(&k->gcv, &k->gmx);
@@ -1571,6 +1574,34 @@ static void test_poll_nonblocking(void **state)
 	}
 	assert_int_equal(damon_src_targets(p, got, 4), 2);
 	assert_true(fd_ready(p, 5000));
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
+/*
+ * Rounds start at most once an interval (200 ms here) after the last ask;
+ * when the kernel took longer, the poll() that reports asks for the next
+ * round at once, as the blocking poll() of old ran back to back.
+ */
+static void test_poll_cadence(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
+	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(src_damon_ops.poll(p, 1000, collect, &c), 0);
+	assert_true(fd_ready(p, 5000));
+	assert_int_equal(src_damon_ops.poll(p, 1100, collect, &c), 1);
+	assert_false(fd_ready(p, 100)); /* 100 ms after the ask: none asked */
+	assert_int_equal(src_damon_ops.poll(p, 1200, collect, &c), 0); /* asks */
+	assert_true(fd_ready(p, 5000));
+	assert_int_equal(src_damon_ops.poll(p, 1500, collect, &c), 1); /* and asks */
+	assert_true(fd_ready(p, 5000));
+	assert_int_equal(src_damon_ops.poll(p, 1510, collect, &c), 1);
+	assert_int_equal(k->nr_update, 3);
 	src_damon_ops.close(p);
 	fk_free(k);
 }
@@ -1747,8 +1778,7 @@ static void check_paddr_migrate(int ver, enum damos_goal_metric metric)
 	k->stats = (struct damos_stats){ .nr_tried = 40, .sz_tried = 40 << 21,
 					 .nr_applied = 31, .sz_applied = 31 << 21,
 					 .sz_ops_filter_passed = 29 << 21, .qt_exceeds = 2 };
-	assert_int_equal(damon_admin_update_stats(a, 0), 0);
-	assert_int_equal(damon_admin_read_stats(a, 0, 0, &st), 0);
+	assert_int_equal(damon_admin_scheme_stats(a, 0, 1, &st), 0);
 	assert_true(st.nr_tried == 40 && st.sz_tried == 40ULL << 21);
 	assert_true(st.nr_applied == 31 && st.sz_applied == 31ULL << 21);
 	assert_true(st.qt_exceeds == 2);
@@ -2121,6 +2151,7 @@ int main(void)
 		cmocka_unit_test(test_lost_running),
 		cmocka_unit_test(test_lost_state_file),
 		cmocka_unit_test(test_poll_nonblocking),
+		cmocka_unit_test(test_poll_cadence),
 		cmocka_unit_test(test_close_during_round),
 		cmocka_unit_test(test_paddr_migrate_612),
 		cmocka_unit_test(test_paddr_migrate_616),

@@ -250,10 +250,8 @@ static int run_admin(const struct src_cfg *cfg, const char *spec)
 	if (!err) {
 		if (fake_delay_ms < 0)
 			usleep(1000 * 1000); /* a real kdamond: let it work */
-		err = damon_admin_update_stats(a, 0);
+		err = damon_admin_scheme_stats(a, 0, 1, &st);
 	}
-	if (!err)
-		err = damon_admin_read_stats(a, 0, 0, &st);
 	if (!err)
 		printf("admin: stats nr_tried %" PRIu64 " sz_tried %" PRIu64 " nr_applied %" PRIu64
 		       " sz_applied %" PRIu64 " qt_exceeds %" PRIu64 "\n",
