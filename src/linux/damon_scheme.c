@@ -230,32 +230,25 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The memory block numbers of the online blocks of node @nid. */
-static int node_blocks(const char *sys, int nid, uint64_t **ret, size_t *ret_n)
+/* The numbers N of the entries "<prefix>N" of @dir, sorted. */
+static int list_numbered(const char *dir, const char *prefix, uint64_t **ret,
+			 size_t *ret_n)
 {
-	char dir[PATH_MAX], p[PATH_MAX], v[16];
+	size_t plen = strlen(prefix), n = 0, cap = 0;
 	uint64_t *idx = NULL;
-	size_t n = 0, cap = 0;
 	struct dirent *de;
-	DIR *d;
+	DIR *d = opendir(dir);
 
-	if (sysfs_path(dir, sizeof(dir), "%s/devices/system/node/node%d", sys, nid) < 0)
-		return -ENAMETOOLONG;
-	d = opendir(dir);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		uint64_t m;
+		uint64_t v;
 
-		if (strncmp(de->d_name, "memory", 6) ||
-		    sysfs_parse_u64(de->d_name + 6, strlen(de->d_name + 6), &m))
-			continue;
-		if (sysfs_path(p, sizeof(p), "%s/devices/system/memory/memory%" PRIu64 "/online",
-			       sys, m) >= 0 &&
-		    sysfs_read_str(p, v, sizeof(v)) > 0 && !strcmp(v, "0"))
-			continue; /* offline: no memory to monitor */
+		if (strncmp(de->d_name, prefix, plen) ||
+		    sysfs_parse_u64(de->d_name + plen, strlen(de->d_name + plen), &v))
+			continue; /* ".", "..", total_bytes, other files */
 		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
+			size_t ncap = cap ? cap * 2 : 256;
 			uint64_t *ni = realloc(idx, ncap * sizeof(*ni));
 
 			if (!ni) {
@@ -266,13 +259,38 @@ static int node_blocks(const char *sys, int nid, uint64_t **ret, size_t *ret_n)
 			idx = ni;
 			cap = ncap;
 		}
-		idx[n++] = m;
+		idx[n++] = v;
 	}
 	closedir(d);
 	if (n)
 		qsort(idx, n, sizeof(*idx), cmp_u64);
 	*ret = idx;
 	*ret_n = n;
+	return 0;
+}
+
+/* The memory block numbers of the online blocks of node @nid. */
+static int node_blocks(const char *sys, int nid, uint64_t **ret, size_t *ret_n)
+{
+	char dir[PATH_MAX], p[PATH_MAX], v[16];
+	size_t n, m = 0;
+	int err;
+
+	if (sysfs_path(dir, sizeof(dir), "%s/devices/system/node/node%d", sys, nid) < 0)
+		return -ENAMETOOLONG;
+	err = list_numbered(dir, "memory", ret, &n);
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = (*ret)[i];
+
+		if (sysfs_path(p, sizeof(p), "%s/devices/system/memory/memory%" PRIu64 "/online",
+			       sys, b) >= 0 &&
+		    sysfs_read_str(p, v, sizeof(v)) > 0 && !strcmp(v, "0"))
+			continue; /* offline: no memory to monitor */
+		(*ret)[m++] = b;
+	}
+	*ret_n = m;
 	return 0;
 }
 
@@ -703,43 +721,6 @@ static int read_region(const char *dir, uint64_t idx, struct damon_region *ret)
 				  (size_t)len[2], v[3], (size_t)len[3], ret);
 }
 
-/* The numbered folders of @dir, sorted ("total_bytes" and dots skipped). */
-static int list_numbered(const char *dir, uint64_t **ret, size_t *ret_n)
-{
-	uint64_t *idx = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		uint64_t v;
-
-		if (sysfs_parse_u64(de->d_name, strlen(de->d_name), &v))
-			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			uint64_t *ni = realloc(idx, ncap * sizeof(*ni));
-
-			if (!ni) {
-				closedir(d);
-				free(idx);
-				return -ENOMEM;
-			}
-			idx = ni;
-			cap = ncap;
-		}
-		idx[n++] = v;
-	}
-	closedir(d);
-	if (n)
-		qsort(idx, n, sizeof(*idx), cmp_u64);
-	*ret = idx;
-	*ret_n = n;
-	return 0;
-}
-
 struct tried_vec {
 	struct damon_tried *v;
 	size_t n, cap;
@@ -758,7 +739,7 @@ static int read_scheme_tried(struct damon_admin *a, uint32_t k, size_t i,
 		       "%s/kdamonds/%" PRIu32 "/contexts/0/schemes/%zu/tried_regions",
 		       a->admin, k, i) < 0)
 		return -ENAMETOOLONG;
-	err = list_numbered(dir, &idx, &n);
+	err = list_numbered(dir, "", &idx, &n);
 	if (err == -ENOMEM)
 		return err;
 	if (err) {

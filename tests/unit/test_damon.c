@@ -1511,6 +1511,24 @@ static void test_lost_state_file(void **state)
 
 /* ---- poll() never waits for the kernel ---- */
 
+/* Wait until the reader's update command reached the fake kernel. */
+static void gate_wait(struct fk *k)
+{
+	pthread_mutex_lock(&k->gmx);
+	while (!k->in_update)
+		pthread_cond_wait(&k->gcv, &k->gmx);
+	pthread_mutex_unlock(&k->gmx);
+}
+
+/* Let the fake kernel answer the update command. */
+static void gate_open(struct fk *k)
+{
+	pthread_mutex_lock(&k->gmx);
+	k->gate_open = true;
+	pthread_cond_broadcast(&k->gcv);
+	pthread_mutex_unlock(&k->gmx);
+}
+
 /*
  * The fake kdamond holds update_schemes_tried_regions until the test opens
  * the gate. poll() must return while the command is still pending; the
@@ -1528,10 +1546,7 @@ static void test_poll_nonblocking(void **state)
 	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
 	k->gated = true;
 	assert_int_equal(src_damon_ops.poll(p, 10000, collect, &c), 0);
-	pthread_mutex_lock(&k->gmx);
-	while (!k->in_update)
-		pthread_cond_wait(&k->gcv, &k->gmx);
-	pthread_mutex_unlock(&k->gmx);
+	gate_wait(k);
 	/* the kernel has the command and has not answered; poll() returned */
 	pthread_mutex_lock(&k->gmx);
 	assert_false(k->answered);
@@ -1540,10 +1555,7 @@ static void test_poll_nonblocking(void **state)
 	/* polls in the meantime neither wait nor report */
 	assert_int_equal(src_damon_ops.poll(p, 10010, collect, &c), 0);
 	assert_int_equal(c.n, 0);
-	pthread_mutex_lock(&k->gmx);
-	k->gate_open = true;
-	pthread_cond_broadcast(&k->gcv);
-	pthread_mutex_unlock(&k->gmx);
+	gate_open(k);
 	assert_true(fd_ready(p, 5000));
 	pthread_mutex_lock(&k->gmx);
 	assert_true(k->answered);
@@ -1561,12 +1573,8 @@ static void test_poll_nonblocking(void **state)
 	k->in_update = false;
 	pthread_mutex_unlock(&k->gmx);
 	assert_int_equal(src_damon_ops.poll(p, 10300, collect, &c), 0);
-	pthread_mutex_lock(&k->gmx);
-	while (!k->in_update)
-		pthread_cond_wait(&k->gcv, &k->gmx);
-	k->gate_open = true;
-	pthread_cond_broadcast(&k->gcv);
-	pthread_mutex_unlock(&k->gmx);
+	gate_wait(k);
+	gate_open(k);
 	{
 		pid_t two[] = { 100, 200 };
 
@@ -1619,12 +1627,8 @@ static void test_close_during_round(void **state)
 	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
 	k->gated = true;
 	assert_int_equal(src_damon_ops.poll(p, 10, collect, &c), 0);
-	pthread_mutex_lock(&k->gmx);
-	while (!k->in_update)
-		pthread_cond_wait(&k->gcv, &k->gmx);
-	k->gate_open = true;
-	pthread_cond_broadcast(&k->gcv);
-	pthread_mutex_unlock(&k->gmx);
+	gate_wait(k);
+	gate_open(k);
 	src_damon_ops.close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
