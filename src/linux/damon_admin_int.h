@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Inside damon_admin (damon_admin.c: ownership, state file, kdamonds;
- * damon_layout.c: layout detection; damon_scheme.c: contexts, targets,
- * schemes, stats, tried regions). Not for users of the module: they see
- * damon_admin.h only.
+ * Inside damon_admin (damon_admin.c: files, kdamonds, open and close;
+ * damon_owner.c: state file, claim, the ownership check; damon_layout.c:
+ * layout detection; damon_scheme.c: contexts, targets, schemes, stats,
+ * tried regions). Not for users of the module: they see damon_admin.h
+ * only.
  */
 #ifndef PGHOT_LINUX_DAMON_ADMIN_INT_H
 #define PGHOT_LINUX_DAMON_ADMIN_INT_H
@@ -87,6 +88,23 @@ int adm_cmd(struct damon_admin *a, uint32_t k, const char *cmd);
  */
 #define ADM_ANY_KDAMOND UINT32_MAX
 int adm_guard(struct damon_admin *a, uint32_t k);
+
+/* damon_owner.c */
+
+/* Start time of @pid (field 22 of /proc/PID/stat); -ENOENT if it is gone. */
+int adm_pid_start(const struct damon_admin *a, pid_t pid, uint64_t *ret);
+/* Write a->rec to the state file atomically (write, fsync, rename);
+ * a->saved holds it on success. */
+int adm_save_state(struct damon_admin *a);
+/* The same, a failure only logged (the record in memory stays right). */
+void adm_save_state_or_log(struct damon_admin *a);
+/* kdamonds/<k>/state: 0, -EINVAL neither on nor off, or the errno. */
+int adm_kd_state(struct damon_admin *a, uint32_t k, bool *ret_on);
+/* kdamonds/<k>/pid; 0 when off or unreadable. */
+pid_t adm_kd_pid(struct damon_admin *a, uint32_t k);
+/* May we create our kdamonds? (damon_admin_open(), see damon_admin.h).
+ * Return: 0, or a negative errno with one line in @errbuf. */
+int adm_claim(struct damon_admin *a, char *errbuf, size_t errlen);
 
 /* Detect the layout with kdamond 0 (which has one context); damon_layout.c. */
 int adm_detect_layout(struct damon_admin *a, char *errbuf, size_t errlen);
