@@ -32,8 +32,9 @@
  *   I/O. The reader waits on cv for a request.
  * Three round buffers: the reader fills `work` and, under mx, swaps it
  * with `done` (ready); poll() swaps `done` with `mine` under mx and reports
- * from `mine` while the reader may already fill the next round. So the two
- * threads never touch one buffer at once. Every callback (the report and the log
+ * from `mine`. So the two threads never touch one buffer at once, also if
+ * a later change lets the reader fill the next round while the loop
+ * reports. Every callback (the report and the log
  * callbacks) runs on the daemon's thread: lines the reader logs wait in the
  * queue until the next poll().
  */
@@ -668,13 +669,29 @@ static int report_round(struct damon_src *s, const struct round *d,
 	return ret < 0 ? ret : (int)d->n;
 }
 
+/* Ask the reader for a round if it is idle and one interval passed since
+ * the last ask (loop thread). */
+static void ask_round(struct damon_src *s, uint64_t now_ms)
+{
+	pthread_mutex_lock(&s->mx);
+	if (!s->running && !s->requested && !s->ready && !s->dead &&
+	    (!s->asked || now_ms - s->last_ask_ms >= damon_interval_ms(s))) {
+		s->requested = true;
+		s->asked = true;
+		s->last_ask_ms = now_ms;
+		pthread_cond_signal(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mx);
+}
+
 /*
- * Never blocks: takes a finished round if there is one (and reports it),
- * and asks the reader for the next one if it is idle and one interval_ms()
- * passed since the last ask. So rounds start at most once an interval and,
- * when the kernel takes longer than that (it does: 110-240 ms for 100 ms),
- * back to back, as when poll() itself waited for the kernel and the daemon
- * scheduled the next poll one interval after the start of the last one.
+ * Never blocks: reports a finished round if there is one, then asks the
+ * reader for the next one if it is idle and one interval_ms() passed since
+ * the last ask. The ask comes after the reports were handled, so rounds
+ * follow each other as they did when poll() itself waited for the kernel:
+ * kernel time (110-240 ms for 100 ms intervals) plus the daemon's work on
+ * the reports, at most one per interval; only the daemon's loop is free
+ * while the kernel works.
  */
 static int damon_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
 {
@@ -698,25 +715,19 @@ static int damon_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
 		if (lost)
 			s->dead = true; /* ask for nothing more */
 	}
-	if (!s->running && !s->requested && !s->dead &&
-	    (!s->asked || now_ms - s->last_ask_ms >= damon_interval_ms(s))) {
-		s->requested = true;
-		s->asked = true;
-		s->last_ask_ms = now_ms;
-		pthread_cond_signal(&s->cv);
-	}
 	pthread_mutex_unlock(&s->mx);
 	flush_logs(s);
-	if (!have)
-		return 0;
-	s->st.errors += s->mine.errors;
-	if (lost) {
-		/* once; later polls report nothing and ask for nothing */
-		s->st.errors++;
-		return s->mine.err;
+	if (have) {
+		s->st.errors += s->mine.errors;
+		if (lost) {
+			/* once; later polls report nothing and ask for nothing */
+			s->st.errors++;
+			return s->mine.err;
+		}
+		ret = report_round(s, &s->mine, now_ms, fn, arg);
+		s->mine.n = 0;
 	}
-	ret = report_round(s, &s->mine, now_ms, fn, arg);
-	s->mine.n = 0;
+	ask_round(s, now_ms);
 	return ret;
 }
 

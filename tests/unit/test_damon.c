@@ -1589,7 +1589,7 @@ static void test_poll_nonblocking(void **state)
 /*
  * Rounds start at most once an interval (200 ms here) after the last ask;
  * when the kernel took longer, the poll() that reports asks for the next
- * round at once, as the blocking poll() of old ran back to back.
+ * round once the reports were handled, as the blocking poll() of old did.
  */
 static void test_poll_cadence(void **state)
 {
