@@ -359,6 +359,7 @@ int damon_admin_commit(struct damon_admin *a, uint32_t k)
  */
 int damon_admin_resize(struct damon_admin *a, uint32_t nr)
 {
+	struct damon_state_rec old;
 	uint64_t cur;
 	int err;
 
@@ -377,16 +378,21 @@ int damon_admin_resize(struct damon_admin *a, uint32_t nr)
 				"damon: nr_kdamonds is %" PRIu64 ", not the %" PRIu32
 				" of ours: someone else created kdamonds, not touching them",
 				cur, a->rec.nr_kdamonds);
+	old = a->rec;
 	a->rec.nr_kdamonds_prev = a->rec.nr_kdamonds;
 	a->rec.nr_kdamonds = nr;
 	memset(a->rec.kdamond_pid, 0, sizeof(a->rec.kdamond_pid));
-	memset(a->kd_on, 0, sizeof(a->kd_on));
-	memset(a->kd_ops, 0, sizeof(a->kd_ops));
 	err = adm_save_state(a);
 	if (!err)
 		err = adm_wru(a, nr, "kdamonds/nr_kdamonds");
-	if (err)
+	if (err) {
+		/* the kernel kept the old count: so does the record */
+		a->rec = old;
+		adm_save_state_or_log(a);
 		return err;
+	}
+	memset(a->kd_on, 0, sizeof(a->kd_on));
+	memset(a->kd_ops, 0, sizeof(a->kd_ops));
 	for (uint32_t k = 0; k < nr; k++)
 		if (!adm_ex(a, "kdamonds/%" PRIu32 "/contexts/nr_contexts", k))
 			return adm_fail(a, -ENOENT,

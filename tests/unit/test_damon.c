@@ -60,6 +60,8 @@ struct fk {
 	bool fill_tried;	/* false: update leaves tried_regions empty */
 	bool drop_age;		/* region 0 of every fill lacks its age file */
 	int busy_writes;	/* fail that many next writes with -EBUSY */
+	const char *fail_once;	/* fail the next write to a path ending so,
+				 * with -EIO */
 	int busy_update;	/* fail update commands with -EBUSY */
 	struct damos_stats stats; /* what update_schemes_stats shows */
 	/* gate: update_schemes_tried_regions waits until the test opens it */
@@ -582,6 +584,10 @@ static int fk_hook(void *arg, const char *path, const char *v)
 	if (k->busy_writes > 0) {
 		k->busy_writes--;
 		return -EBUSY;
+	}
+	if (k->fail_once && ends_with(path, k->fail_once)) {
+		k->fail_once = NULL;
+		return -EIO;
 	}
 	if (strncmp(path, k->admin, strlen(k->admin)))
 		return 0;
@@ -1245,6 +1251,30 @@ static void test_targets_602_change(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
+	src_damon_ops.close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+/* 6.2: the kernel refuses a resize: the kdamonds stay ours, a retry works. */
+static void test_targets_602_resize_fails(void **state)
+{
+	struct fk *k = fk_new(602, true);
+	struct coll c = { 0 };
+	pid_t one[] = { 100 }, two[] = { 100, 200 };
+	char b[64];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
+	assert_int_equal(src_damon_ops.set_targets(p, one, 1), 0);
+	k->fail_once = "/kdamonds/nr_kdamonds";
+	assert_int_equal(src_damon_ops.set_targets(p, two, 2), -EIO);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	assert_null(strstr(logbuf, "no longer its own"));
+	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
+	assert_int_equal(poll_sync(p, 1000, collect, &c), 1);
 	src_damon_ops.close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
@@ -2144,6 +2174,7 @@ int main(void)
 		cmocka_unit_test(test_targets_change_commit),
 		cmocka_unit_test(test_targets_602),
 		cmocka_unit_test(test_targets_602_change),
+		cmocka_unit_test(test_targets_602_resize_fails),
 		cmocka_unit_test(test_targets_606_offon),
 		cmocka_unit_test(test_pid_vanishes),
 		cmocka_unit_test(test_tried_not_filled),
