@@ -501,7 +501,8 @@ static void drop_vanished(struct damon_src *s, struct round *w)
 	}
 }
 
-/* Is kdamond @k running? Restart it if it stopped by itself. */
+/* Is kdamond @k running? Restart it if it stopped by itself (the query
+ * found it off). */
 static bool ensure_running(struct damon_src *s, uint32_t k, struct round *w)
 {
 	bool on;
@@ -553,9 +554,10 @@ static void query_kdamond(struct damon_src *s, uint32_t k, struct round *w)
 	size_t n, bad;
 	int err;
 
-	if (!ensure_running(s, k, w))
-		return;
+	/* two ownership checks a round: before the command, after the reads */
 	err = damon_admin_tried_regions(s->adm, k, nsch, &t, &n, &bad);
+	if (err == -ESRCH && ensure_running(s, k, w))
+		err = damon_admin_tried_regions(s->adm, k, nsch, &t, &n, &bad);
 	if (err) {
 		/* busy or stopping: try again next interval */
 		w->errors++;

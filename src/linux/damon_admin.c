@@ -88,11 +88,13 @@ static bool fp_key(const char *leaf)
 
 static void fp_free(struct damon_fp *e)
 {
+	if (e->fd >= 0)
+		close(e->fd);
 	free(e->rel);
 	free(e->val);
 }
 
-/* Forget the values under @prefix (the folders an nr_* write rebuilds). */
+/* Forget the files under @prefix (the folders an nr_* write rebuilds). */
 static void fp_drop_under(struct damon_admin *a, const char *prefix, size_t plen)
 {
 	size_t m = 0;
@@ -106,43 +108,98 @@ static void fp_drop_under(struct damon_admin *a, const char *prefix, size_t plen
 	a->nr_fp = m;
 }
 
-static void fp_note(struct damon_admin *a, const char *rel, const char *val)
+static struct damon_fp *fp_find(struct damon_admin *a, const char *rel)
 {
-	const char *slash = strrchr(rel, '/');
-	const char *leaf = slash ? slash + 1 : rel;
-	struct damon_fp e;
+	for (size_t i = 0; i < a->nr_fp; i++)
+		if (!strcmp(a->fp[i].rel, rel))
+			return &a->fp[i];
+	return NULL;
+}
 
-	if (!strncmp(leaf, "nr_", 3))
-		fp_drop_under(a, rel, (size_t)(leaf - rel));
-	if (!fp_key(leaf))
-		return;
-	for (size_t i = 0; i < a->nr_fp; i++) {
-		if (strcmp(a->fp[i].rel, rel))
-			continue;
-		char *v = strdup(val);
+/* A new entry for @rel (val NULL, not open), or NULL without memory. */
+static struct damon_fp *fp_add(struct damon_admin *a, const char *rel)
+{
+	struct damon_fp e = { .fd = -1 };
 
-		if (v) {
-			free(a->fp[i].val);
-			a->fp[i].val = v;
-		}
-		return;
-	}
 	if (a->nr_fp == a->cap_fp) {
 		size_t cap = a->cap_fp ? a->cap_fp * 2 : 32;
 		struct damon_fp *n = realloc(a->fp, cap * sizeof(*n));
 
 		if (!n)
-			return; /* a value less to check; not worth failing */
+			return NULL;
 		a->fp = n;
 		a->cap_fp = cap;
 	}
 	e.rel = strdup(rel);
-	e.val = strdup(val);
-	if (!e.rel || !e.val) {
-		fp_free(&e);
+	if (!e.rel)
+		return NULL;
+	a->fp[a->nr_fp] = e;
+	return &a->fp[a->nr_fp++];
+}
+
+static void fp_note(struct damon_admin *a, const char *rel, const char *val)
+{
+	const char *slash = strrchr(rel, '/');
+	const char *leaf = slash ? slash + 1 : rel;
+	struct damon_fp *e;
+	char *v;
+
+	if (!strncmp(leaf, "nr_", 3))
+		fp_drop_under(a, rel, (size_t)(leaf - rel));
+	if (!fp_key(leaf))
 		return;
+	e = fp_find(a, rel);
+	if (!e)
+		e = fp_add(a, rel);
+	v = e ? strdup(val) : NULL;
+	if (!v)
+		return; /* a value less to check; not worth failing */
+	free(e->val);
+	e->val = v;
+}
+
+int adm_fp_read(struct damon_admin *a, size_t i, char *buf, size_t len)
+{
+	struct damon_fp *e = &a->fp[i];
+	char p[PATH_MAX];
+	ssize_t n;
+
+	if (len < 2)
+		return -EINVAL;
+	if (e->fd < 0) {
+		if (sysfs_path(p, sizeof(p), "%s/%s", a->admin, e->rel) < 0)
+			return -ENAMETOOLONG;
+		e->fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (e->fd < 0)
+			return -errno;
 	}
-	a->fp[a->nr_fp++] = e;
+	for (int t = 0;; t++) {
+		n = pread(e->fd, buf, len - 1, 0);
+		if (n >= 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		if (errno != EBUSY || t == DAMON_BUSY_TRIES - 1)
+			return errno == ENODEV ? -ENOENT : -errno;
+		adm_busy_wait(a);
+	}
+	if ((size_t)n == len - 1)
+		return -EFBIG;
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int adm_watch_read(struct damon_admin *a, const char *rel, char *buf, size_t len)
+{
+	struct damon_fp *e = fp_find(a, rel);
+
+	if (!e)
+		e = fp_add(a, rel);
+	if (!e)
+		return -ENOMEM;
+	return adm_fp_read(a, (size_t)(e - a->fp), buf, len);
 }
 
 static int adm_write(struct damon_admin *a, const char *p, const char *rel,

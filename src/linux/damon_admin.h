@@ -509,8 +509,10 @@ struct damon_tried {
  * counted in @ret_bad.
  * @ret: a malloc'd array the caller frees (NULL when there is none);
  * @ret_n: its length.
- * Return: 0, -EINVAL off, -EBUSY after the retries, -ERANGE,
- * -ENOTRECOVERABLE, -ENOMEM, or the errno of the command.
+ * Return: 0; -ESRCH the kdamond is off (the check found it so; nothing
+ * was written: turn it on, see damon_admin_is_on()); -EINVAL it stopped
+ * meanwhile; -EBUSY after the retries; -ERANGE; -ENOTRECOVERABLE;
+ * -ENOMEM; or the errno of the command.
  */
 int damon_admin_tried_regions(struct damon_admin *a, uint32_t k,
 			      size_t nr_schemes, struct damon_tried **ret,

@@ -10,17 +10,27 @@
 #define PGHOT_LINUX_DAMON_ADMIN_INT_H
 
 #include <limits.h>
+#include <sys/stat.h>
 
 #include "linux/damon_admin.h"
 
 /* Tries of a read or write DAMON refuses with EBUSY (its sysfs trylock). */
 #define DAMON_BUSY_TRIES 50
 
-/* A value pghotd wrote that says what a kdamond does, checked by
- * damon_admin_verify(); @rel is relative to the admin folder. */
+/*
+ * A file damon_admin_verify() reads at every check, relative to the admin
+ * folder: a value pghotd wrote that says what a kdamond does (@val), or a
+ * file it only watches (@val NULL: nr_kdamonds, a kdamond's state and pid).
+ * The file stays open and is re-read with pread() at offset 0, which makes
+ * sysfs show the value again: one syscall a check instead of three. Once
+ * the kernel removes the file (someone rebuilt the folder), the read fails
+ * with ENODEV (kernfs), which the check takes for "gone". Our own writes of
+ * nr_* files forget (and close) what they rebuild.
+ */
 struct damon_fp {
 	char *rel;
 	char *val;
+	int fd;		/* -1 until the first read */
 };
 
 struct damon_admin {
@@ -38,6 +48,7 @@ struct damon_admin {
 	struct damon_state_rec rec;
 	struct damon_state_rec saved;	/* what the file holds: the last
 					 * record written with success */
+	struct stat saved_st;		/* the file then (inode, size, mtime) */
 	bool kd_on[DAMON_MAX_KDAMONDS];		/* we turned it on */
 	int kd_seen[DAMON_MAX_KDAMONDS];	/* its state at the last check:
 						 * 1 on, 0 off, -EINVAL neither */
@@ -79,6 +90,12 @@ int adm_rdu(struct damon_admin *a, uint64_t *ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool adm_ex(struct damon_admin *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Read watched file @rel (struct damon_fp) into @buf, NUL-terminated,
+ * trailing whitespace stripped. Return: the length, -ENOENT gone, -EFBIG,
+ * or the errno (EBUSY retried). */
+int adm_watch_read(struct damon_admin *a, const char *rel, char *buf, size_t len);
+/* The same for entry @i of a->fp. */
+int adm_fp_read(struct damon_admin *a, size_t i, char *buf, size_t len);
 /* Write a command ("on", "commit", ...) to kdamonds/<k>/state. */
 int adm_cmd(struct damon_admin *a, uint32_t k, const char *cmd);
 

@@ -59,11 +59,14 @@ int adm_save_state(struct damon_admin *a)
 		err = -errno;
 	if (!err && rename(tmp, a->state_path))
 		err = -errno;
-	if (err)
+	if (err) {
 		unlink(tmp);
-	else
-		a->saved = a->rec;
-	return err;
+		return err;
+	}
+	a->saved = a->rec;
+	if (stat(a->state_path, &a->saved_st))
+		memset(&a->saved_st, 0, sizeof(a->saved_st));
+	return 0;
 }
 
 void adm_save_state_or_log(struct damon_admin *a)
@@ -366,10 +369,26 @@ static int lose(struct damon_admin *a, uint32_t k, const char *why, ...)
 	return -ENOTRECOVERABLE;
 }
 
+/* The file as pghotd left it: same inode (a save renames a new one in),
+ * size and modification time. */
+static bool state_unchanged(const struct damon_admin *a, const struct stat *st)
+{
+	const struct stat *o = &a->saved_st;
+
+	return o->st_ino && st->st_ino == o->st_ino && st->st_dev == o->st_dev &&
+	       st->st_size == o->st_size && st->st_mtim.tv_sec == o->st_mtim.tv_sec &&
+	       st->st_mtim.tv_nsec == o->st_mtim.tv_nsec;
+}
+
 static int verify_state_file(struct damon_admin *a)
 {
 	struct damon_state_rec r;
-	int err = load_state(a, &r);
+	struct stat st;
+	int err;
+
+	if (!stat(a->state_path, &st) && state_unchanged(a, &st))
+		return 0; /* one stat() a check: parse only what changed */
+	err = load_state(a, &r);
 
 	if (err == -ENOENT)
 		return lose(a, ADM_ANY_KDAMOND, "the state file %s is gone", a->state_path);
@@ -386,14 +405,40 @@ static int verify_state_file(struct damon_admin *a)
 		return lose(a, ADM_ANY_KDAMOND,
 			    "the state file %s records other kdamonds than pghotd made",
 			    a->state_path);
+	if (stat(a->state_path, &a->saved_st)) /* touched, same record */
+		memset(&a->saved_st, 0, sizeof(a->saved_st));
 	return 0;
+}
+
+/* kdamonds/<k>/state and pid through watched files (see struct damon_fp). */
+static int watch_state(struct damon_admin *a, uint32_t k, bool *ret_on)
+{
+	char rel[64], v[64];
+	int n;
+
+	snprintf(rel, sizeof(rel), "kdamonds/%" PRIu32 "/state", k);
+	n = adm_watch_read(a, rel, v, sizeof(v));
+	return n < 0 ? n : damon_parse_state(v, (size_t)n, ret_on);
+}
+
+static pid_t watch_pid(struct damon_admin *a, uint32_t k)
+{
+	char rel[64], v[32];
+	pid_t pid = 0;
+	int n;
+
+	snprintf(rel, sizeof(rel), "kdamonds/%" PRIu32 "/pid", k);
+	n = adm_watch_read(a, rel, v, sizeof(v));
+	if (n >= 0)
+		damon_parse_kdamond_pid(v, (size_t)n, &pid);
+	return pid;
 }
 
 static int verify_kdamond(struct damon_admin *a, uint32_t k)
 {
 	pid_t pid;
 	bool on = false;
-	int err = adm_kd_state(a, k, &on);
+	int err = watch_state(a, k, &on);
 
 	a->kd_seen[k] = err ? err : on;
 	if (err == -ENOENT)
@@ -405,7 +450,7 @@ static int verify_kdamond(struct damon_admin *a, uint32_t k)
 		return err;
 	if (!on)
 		return 0; /* off, or stopped by itself (its targets exited) */
-	pid = adm_kd_pid(a, k);
+	pid = watch_pid(a, k);
 	if (!a->kd_on[k])
 		return lose(a, k, "kdamond %" PRIu32 " runs (pid %d) but pghotd left it off",
 			    k, (int)pid);
@@ -428,8 +473,11 @@ static int verify_values(struct damon_admin *a)
 	for (size_t i = 0; i < a->nr_fp; i++) {
 		const struct damon_fp *e = &a->fp[i];
 		unsigned int k = 0;
-		int n = adm_rd(a, v, sizeof(v), "%s", e->rel);
+		int n;
 
+		if (!e->val)
+			continue; /* watched only: state, pid */
+		n = adm_fp_read(a, i, v, sizeof(v));
 		sscanf(e->rel, "kdamonds/%u/", &k);
 		if (n == -ENOENT)
 			return lose(a, k, "%s/%s is gone (pghotd wrote '%s')", a->admin,
@@ -445,16 +493,18 @@ static int verify_values(struct damon_admin *a)
 
 int damon_admin_verify(struct damon_admin *a)
 {
+	char v[32];
 	uint64_t nr;
-	int err;
+	int err, n;
 
 	if (a->lost)
 		return -ENOTRECOVERABLE;
 	if (!a->created)
 		return 0;
-	err = adm_rdu(a, &nr, "kdamonds/nr_kdamonds");
-	if (err == -ENOENT)
+	n = adm_watch_read(a, "kdamonds/nr_kdamonds", v, sizeof(v));
+	if (n == -ENOENT)
 		return lose(a, ADM_ANY_KDAMOND, "%s/kdamonds/nr_kdamonds is gone", a->admin);
+	err = n < 0 ? n : sysfs_parse_u64(v, (size_t)n, &nr);
 	if (err)
 		return err;
 	if (nr != a->rec.nr_kdamonds)

@@ -779,6 +779,8 @@ int damon_admin_tried_regions(struct damon_admin *a, uint32_t k, size_t nr_schem
 	*ret = NULL;
 	*ret_n = 0;
 	*ret_bad = 0;
+	if (!err && a->kd_seen[k] == 0)
+		err = -ESRCH; /* off: the check just read it */
 	if (!err)
 		err = adm_cmd(a, k, "update_schemes_tried_regions");
 	for (size_t i = 0; !err && i < nr_schemes; i++)
