@@ -18,8 +18,9 @@
  *   update_schemes_tried_regions (the write returns only after the kdamond
  *   filled the folders: 110-240 ms with aggr_us 100 ms) and reads every
  *   region into a buffer. poll() never blocks: it hands over a finished
- *   round, or asks for the next one, and returns. fd() is an eventfd that
- *   becomes readable when a round is finished.
+ *   round, then asks for the next one (at most one an interval), and
+ *   returns. fd() is an eventfd that becomes readable when a round is
+ *   finished.
  * - close() stops the thread, then the kdamonds (damon_admin_close()).
  *
  * Locking. Two mutexes, taken in this order only:
@@ -34,9 +35,9 @@
  * with `done` (ready); poll() swaps `done` with `mine` under mx and reports
  * from `mine`. So the two threads never touch one buffer at once, also if
  * a later change lets the reader fill the next round while the loop
- * reports. Every callback (the report and the log
- * callbacks) runs on the daemon's thread: lines the reader logs wait in the
- * queue until the next poll().
+ * reports. Every callback (the report and the log callbacks) runs on the
+ * daemon's thread: lines the reader logs wait in the queue until the next
+ * poll().
  */
 #include "linux/damon.h"
 
