@@ -86,10 +86,14 @@ static bool fp_key(const char *leaf)
 	return false;
 }
 
-static void fp_free(struct damon_fp *e)
+static int read_retry(struct damon_admin *a, const char *p, char *buf, size_t len);
+
+static void fp_free(struct damon_admin *a, struct damon_fp *e)
 {
-	if (e->fd >= 0)
+	if (e->fd >= 0) {
 		close(e->fd);
+		a->nr_fp_open--;
+	}
 	free(e->rel);
 	free(e->val);
 }
@@ -101,7 +105,7 @@ static void fp_drop_under(struct damon_admin *a, const char *prefix, size_t plen
 
 	for (size_t i = 0; i < a->nr_fp; i++) {
 		if (!strncmp(a->fp[i].rel, prefix, plen))
-			fp_free(&a->fp[i]);
+			fp_free(a, &a->fp[i]);
 		else
 			a->fp[m++] = a->fp[i];
 	}
@@ -166,12 +170,15 @@ int adm_fp_read(struct damon_admin *a, size_t i, char *buf, size_t len)
 
 	if (len < 2)
 		return -EINVAL;
+	if (sysfs_path(p, sizeof(p), "%s/%s", a->admin, e->rel) < 0)
+		return -ENAMETOOLONG;
+	if (e->fd < 0 && a->nr_fp_open >= DAMON_FP_OPEN_MAX)
+		return read_retry(a, p, buf, len);
 	if (e->fd < 0) {
-		if (sysfs_path(p, sizeof(p), "%s/%s", a->admin, e->rel) < 0)
-			return -ENAMETOOLONG;
 		e->fd = open(p, O_RDONLY | O_CLOEXEC);
 		if (e->fd < 0)
 			return -errno;
+		a->nr_fp_open++;
 	}
 	for (int t = 0;; t++) {
 		n = pread(e->fd, buf, len - 1, 0);
@@ -464,7 +471,7 @@ int damon_admin_resize(struct damon_admin *a, uint32_t nr)
 static void admin_free(struct damon_admin *a)
 {
 	for (size_t i = 0; i < a->nr_fp; i++)
-		fp_free(&a->fp[i]);
+		fp_free(a, &a->fp[i]);
 	free(a->fp);
 	free(a);
 }

@@ -30,8 +30,12 @@
 struct damon_fp {
 	char *rel;
 	char *val;
-	int fd;		/* -1 until the first read */
+	int fd;		/* -1 until the first read, or past the cap */
 };
+
+/* Checked files kept open at most (a descriptor each); the rest (many
+ * targets: two files each) are read by path, three syscalls a file. */
+#define DAMON_FP_OPEN_MAX 64
 
 struct damon_admin {
 	char admin[PATH_MAX];	/* <sysfs_root>/kernel/mm/damon/admin */
@@ -59,6 +63,7 @@ struct damon_admin {
 
 	struct damon_fp *fp;
 	size_t nr_fp, cap_fp;
+	size_t nr_fp_open;	/* entries with an fd */
 
 	char err[1024];
 };

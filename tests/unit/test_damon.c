@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
@@ -442,8 +443,8 @@ static void fk_fill_tried(struct fk *k, const char *kd, int kidx)
 			/* per-target kdamonds: kdamond K holds target K */
 			int src = k->ver < 606 ? kidx : ti;
 
-			if (t >= 0 && ti != t)
-				continue;
+			if ((t >= 0 && ti != t) || src >= MAX_T)
+				continue; /* scripted regions: MAX_T targets */
 			for (size_t r = 0; r < k->nreg[src]; r++, n++) {
 				const struct damon_region *g = &k->reg[src][r];
 				char v[32];
@@ -1518,6 +1519,46 @@ static void test_lost_running(void **state)
 	fk_free(k);
 }
 
+/* Descriptors this process has open. */
+static int open_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* 40 targets: more checked files than are kept open; a value past the
+ * kept ones changed is still seen. */
+static void test_lost_many_targets(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t pids[40];
+	void *p = fk_open(k);
+
+	int fds = open_fds();
+
+	for (int i = 0; i < 40; i++) {
+		pids[i] = 1000 + i;
+		fake_proc(k, pids[i], 9000 + (unsigned long long)i);
+	}
+	assert_int_equal(src_damon_ops.set_targets(p, pids, 40), 0);
+	assert_int_equal(poll_sync(p, 1000, collect, &c), 0);
+	/* 86 files checked, at most 64 of them kept open (DAMON_FP_OPEN_MAX) */
+	assert_true(open_fds() - fds <= 64);
+	/* the last scheme's action: checked after 80 other files */
+	put("pageout", "%s/kdamonds/0/contexts/0/schemes/39/action", k->admin);
+	assert_int_equal(poll_sync(p, 2000, collect, &c), -ENOTRECOVERABLE);
+	assert_non_null(strstr(logbuf, "schemes/39/action is 'pageout', pghotd wrote 'stat'"));
+	src_damon_ops.close(p);
+	fk_free(k);
+}
+
 /* A second pghotd overwrote our state file: stop, and leave it be. */
 static void test_lost_state_file(void **state)
 {
@@ -2184,6 +2225,7 @@ int main(void)
 		cmocka_unit_test(test_lost_idle),
 		cmocka_unit_test(test_lost_reconfigured),
 		cmocka_unit_test(test_lost_running),
+		cmocka_unit_test(test_lost_many_targets),
 		cmocka_unit_test(test_lost_state_file),
 		cmocka_unit_test(test_poll_nonblocking),
 		cmocka_unit_test(test_poll_cadence),
