@@ -45,6 +45,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,7 +67,7 @@
 
 /* One round of the query: what the reader found. */
 struct round {
-	struct src_report *r;	/* time_ms and nid are filled at poll() */
+	struct pl_range *r;
 	size_t n, cap;
 	uint64_t errors;	/* failed reads, refused commands */
 	int err;		/* -ENOTRECOVERABLE: DAMON is not ours */
@@ -529,11 +530,11 @@ static bool ensure_running(struct damon_src *s, uint32_t k, struct round *w)
 	return true;
 }
 
-static int round_push(struct round *w, const struct src_report *r)
+static int round_push(struct round *w, const struct pl_range *r)
 {
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 256;
-		struct src_report *n = realloc(w->r, cap * sizeof(*n));
+		struct pl_range *n = realloc(w->r, cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
@@ -567,7 +568,7 @@ static void query_kdamond(struct damon_src *s, uint32_t k, struct round *w)
 	w->errors += bad;
 	for (size_t i = 0; i < n; i++) {
 		const struct damon_region *r = &t[i].r;
-		struct src_report rep = {
+		struct pl_range rep = {
 			.pid = s->targets[s->per_target ? k : t[i].scheme],
 			.start = r->start,
 			.end = r->end,
@@ -656,19 +657,18 @@ static void *reader_main(void *arg)
 
 static uint64_t damon_interval_ms(void *priv);
 
+/* The round's regions to the sink, in one batch. */
 static int report_round(struct damon_src *s, const struct round *d,
-			uint64_t now_ms, src_report_fn fn, void *arg)
+			const struct src_sink *sink)
 {
-	int ret = 0;
+	int ret;
 
-	for (size_t i = 0; i < d->n && ret >= 0; i++) {
-		struct src_report rep = d->r[i];
-
-		rep.time_ms = now_ms;
-		ret = fn(arg, &rep);
-		s->st.reports++;
-		s->st.bytes_reported += rep.end - rep.start;
-	}
+	if (!d->n)
+		return 0;
+	ret = sink->ranges(sink->sink_arg, d->r, d->n);
+	s->st.reports += d->n;
+	for (size_t i = 0; i < d->n; i++)
+		s->st.bytes_reported += d->r[i].end - d->r[i].start;
 	return ret < 0 ? ret : (int)d->n;
 }
 
@@ -696,7 +696,7 @@ static void ask_round(struct damon_src *s, uint64_t now_ms)
  * the reports, at most one per interval; only the daemon's loop is free
  * while the kernel works.
  */
-static int damon_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
+static int damon_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 {
 	struct damon_src *s = priv;
 	uint64_t cnt;
@@ -727,7 +727,7 @@ static int damon_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
 			s->st.errors++;
 			return s->mine.err;
 		}
-		ret = report_round(s, &s->mine, now_ms, fn, arg);
+		ret = report_round(s, &s->mine, sink);
 		s->mine.n = 0;
 	}
 	ask_round(s, now_ms);
@@ -783,7 +783,7 @@ static int start_reader(struct damon_src *s)
 	return 0;
 }
 
-static struct damon_src *src_new(const struct src_cfg *cfg)
+static struct damon_src *src_new(const struct src_env *env, const struct damon_cfg *cfg)
 {
 	struct damon_src *s = calloc(1, sizeof(*s));
 
@@ -793,26 +793,26 @@ static struct damon_src *src_new(const struct src_cfg *cfg)
 	pthread_mutex_init(&s->io_lock, NULL);
 	pthread_mutex_init(&s->mx, NULL);
 	pthread_cond_init(&s->cv, NULL);
-	s->log = cfg->log;
-	s->log_arg = cfg->log_arg;
+	s->log = env->log;
+	s->log_arg = env->log_arg;
 	s->attrs = (struct damon_ctx_attrs){
 		.ops = DAMON_OPS_VADDR,
 		.sample_us = cfg->sample_us ? cfg->sample_us : 5000,
 		.aggr_us = cfg->aggr_us ? cfg->aggr_us : 100000,
-		.min_nr_regions = cfg->min_nr_regions ? cfg->min_nr_regions : 10,
-		.max_nr_regions = cfg->max_nr_regions ? cfg->max_nr_regions : 1000,
+		.min_nr_regions = cfg->min_nr_regions ? (uint32_t)cfg->min_nr_regions : 10,
+		.max_nr_regions = cfg->max_nr_regions ? (uint32_t)cfg->max_nr_regions : 1000,
 	};
-	s->hot_min = cfg->hot_min_accesses ? cfg->hot_min_accesses : 1;
+	s->hot_min = cfg->hot_min_accesses ? (uint32_t)cfg->hot_min_accesses : 1;
 	return s;
 }
 
-static int setup(struct damon_src *s, const struct src_cfg *cfg, char *errbuf,
+static int setup(struct damon_src *s, const struct src_env *env, char *errbuf,
 		 size_t errlen)
 {
 	const struct damon_admin_cfg ac = {
-		.sysfs_root = cfg->sysfs_root,
-		.procfs_root = cfg->procfs_root,
-		.run_dir = cfg->run_dir,
+		.sysfs_root = env->sysfs_root,
+		.procfs_root = env->procfs_root,
+		.run_dir = env->run_dir,
 		.nr_kdamonds = 1,
 		.requires = " with vaddr operations",
 		.instead = "use the feed source instead",
@@ -823,7 +823,7 @@ static int setup(struct damon_src *s, const struct src_cfg *cfg, char *errbuf,
 	int err;
 
 	if (sysfs_path(s->procfs, sizeof(s->procfs), "%s",
-		       cfg->procfs_root ? cfg->procfs_root : "/proc") < 0) {
+		       env->procfs_root ? env->procfs_root : "/proc") < 0) {
 		snprintf(errbuf, errlen, "damon: path too long");
 		return -ENAMETOOLONG;
 	}
@@ -854,17 +854,17 @@ static int setup(struct damon_src *s, const struct src_cfg *cfg, char *errbuf,
 	return err;
 }
 
-static int damon_open(const struct src_cfg *cfg, void **ret_priv, char *errbuf,
-		      size_t errlen)
+static int damon_open(const struct src_env *env, const void *config, void **ret_priv,
+		      char *errbuf, size_t errlen)
 {
-	struct damon_src *s = src_new(cfg);
+	struct damon_src *s = src_new(env, config);
 	int err;
 
 	if (!s) {
 		snprintf(errbuf, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	err = setup(s, cfg, errbuf, errlen);
+	err = setup(s, env, errbuf, errlen);
 	if (err) {
 		damon_close(s);
 		return err;
@@ -935,8 +935,7 @@ void damon_src_set_busy_wait(void *priv, unsigned int us)
 	pthread_mutex_unlock(&s->io_lock);
 }
 
-const struct src_ops src_damon_ops = {
-	.name = "damon",
+static const struct src_ops damon_ops = {
 	.open = damon_open,
 	.set_targets = damon_set_targets,
 	.fd = damon_fd,
@@ -944,4 +943,40 @@ const struct src_ops src_damon_ops = {
 	.poll = damon_poll,
 	.stats = damon_stats,
 	.close = damon_close,
+};
+
+#define DOFF(f) offsetof(struct damon_cfg, f)
+static const struct src_key damon_keys[] = {
+	{ "sample_us", SRC_KEY_UINT, 100, 10000000, "5000", "us",
+	  "DAMON sampling interval.", DOFF(sample_us), true, NULL },
+	{ "aggr_us", SRC_KEY_UINT, 1000, 100000000, "100000", "us",
+	  "DAMON aggregation interval; hot regions are reported once per interval.",
+	  DOFF(aggr_us), true, NULL },
+	{ "min_nr_regions", SRC_KEY_UINT, 3, 100000, "10", "regions",
+	  "DAMON lower bound of monitoring regions per target.",
+	  DOFF(min_nr_regions), true, NULL },
+	{ "max_nr_regions", SRC_KEY_UINT, 3, 100000, "1000", "regions",
+	  "DAMON upper bound of monitoring regions per target.",
+	  DOFF(max_nr_regions), true, NULL },
+	{ "hot_min_accesses", SRC_KEY_UINT, 1, 1000, "1", "samples",
+	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
+	  DOFF(hot_min_accesses), true, NULL },
+};
+#undef DOFF
+
+static const struct src_key_order damon_orders[] = {
+	{ "min_nr_regions", "max_nr_regions", false },
+	{ "sample_us", "aggr_us", false },
+};
+
+const struct src_desc src_damon = {
+	.name = "damon",
+	.kind = PGHOT_SRC_SCAN,
+	.summary = "DAMON vaddr monitoring of the targets (Linux 6.2+ DAMON sysfs)",
+	.ops = &damon_ops,
+	.keys = damon_keys,
+	.nr_keys = sizeof(damon_keys) / sizeof(damon_keys[0]),
+	.orders = damon_orders,
+	.nr_orders = sizeof(damon_orders) / sizeof(damon_orders[0]),
+	.cfg_size = sizeof(struct damon_cfg),
 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The damon source (src_damon_ops in source.h): introspection for tests and
- * for `pghot stat`. The source itself is used through struct src_ops only.
+ * The damon source (src_damon in the registry, src/linux/sources.c): its
+ * config, and introspection for tests and tools. The source itself is used
+ * through struct src_ops only.
  */
 #ifndef PGHOT_LINUX_DAMON_H
 #define PGHOT_LINUX_DAMON_H
@@ -12,6 +13,17 @@
 #include <sys/types.h>
 
 #include "linux/damon_admin.h"
+#include "linux/source.h"
+
+/* The damon source's config: section [damon]. Zero fields take the
+ * defaults of its keys. */
+struct damon_cfg {
+	uint64_t sample_us, aggr_us;		/* intervals, µs */
+	uint64_t min_nr_regions, max_nr_regions;
+	uint64_t hot_min_accesses;		/* nr_accesses of a hot region */
+};
+
+extern const struct src_desc src_damon;
 
 /** damon_src_layout() - the layout open() detected (damon_admin.h). */
 const struct damon_layout *damon_src_layout(void *priv);

@@ -24,12 +24,14 @@
 #include <unistd.h>
 
 #include "linux/feed.h"
+#include "linux/perfscript.h"
 #include "linux/source.h"
 
 #define FEED_MAX_CLIENTS 64
 #define FEED_FILE_INTERVAL_MS 100
 #define FEED_READ_BUDGET (1u << 20)	/* bytes per poll() and input */
 #define FEED_LOG_EVERY_MS 1000
+#define FEED_BATCH 512		/* samples handed to the sink at once */
 
 static bool is_sep(char c)
 {
@@ -141,9 +143,10 @@ struct feed {
 	void (*log)(void *, int, const char *);
 	void *log_arg;
 	uint64_t last_log_ms, suppressed;
-	/* during poll() */
-	src_report_fn fn;
-	void *arg;
+	/* during poll(): samples batched for the sink */
+	const struct src_sink *sink;
+	struct pl_sample batch[FEED_BATCH];
+	size_t nb;
 	uint64_t now_ms;
 	int nr;
 };
@@ -178,11 +181,17 @@ static void malformed(struct feed *f, struct feed_conn *c, const char *raw,
 	f->suppressed = 0;
 }
 
+static void flush_batch(struct feed *f)
+{
+	if (f->nb && f->sink->samples(f->sink->sink_arg, f->batch, f->nb))
+		f->st.dropped += f->nb;
+	f->nb = 0;
+}
+
 static void handle_line(struct feed *f, struct feed_conn *c, const char *line,
 			size_t len, bool overlong)
 {
 	struct feed_sample s;
-	struct src_report r;
 	int err;
 
 	c->lineno++;
@@ -191,24 +200,28 @@ static void handle_line(struct feed *f, struct feed_conn *c, const char *line,
 		return;
 	}
 	err = feed_parse_line(line, len, &s);
+	if (err == -EINVAL)	/* `perf script` output (perfscript.h) */
+		err = perfscript_feed_line(line, len, &s);
 	if (err == 1)
 		return;
 	if (err) {
 		malformed(f, c, line, len);
 		return;
 	}
-	memset(&r, 0, sizeof(r));
-	r.pid = s.pid;
-	r.start = s.vaddr & ~(uint64_t)4095;
-	r.end = r.start + 4096;
-	r.nid = s.nid;
-	r.time_ms = s.has_time && s.time_ms <= f->now_ms ? s.time_ms : f->now_ms;
-	r.nr_accesses = 1;
+	if (!f->sink)
+		return;
+	if (f->nb == FEED_BATCH)
+		flush_batch(f);
+	f->batch[f->nb++] = (struct pl_sample){
+		.pid = s.pid,
+		.vaddr = s.vaddr,
+		.page_nid = PGHOT_NID_UNKNOWN,
+		.nid = s.nid,
+		.time_ms = s.has_time && s.time_ms <= f->now_ms ? s.time_ms :
+								  f->now_ms,
+	};
 	f->st.reports++;
-	f->st.bytes_reported += 4096;
 	f->nr++;
-	if (f->fn)
-		f->fn(f->arg, &r);
 }
 
 /* Split @data into lines, carrying a partial line in @c. */
@@ -384,15 +397,16 @@ fail:
 	return err;
 }
 
-static int feed_open(const struct src_cfg *cfg, void **ret_priv, char *errbuf,
-		     size_t errlen)
+static int feed_open(const struct src_env *env, const void *config,
+		     void **ret_priv, char *errbuf, size_t errlen)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = 0 };
+	const struct feed_cfg *cfg = config;
 	struct feed *f;
 	struct stat st;
 	int err;
 
-	if (!cfg->feed_path || !cfg->feed_path[0]) {
+	if (!cfg->path[0]) {
 		snprintf(errbuf, errlen,
 			 "feed source has no input: set [feed] path = FILE, FIFO or socket");
 		return -EINVAL;
@@ -403,9 +417,9 @@ static int feed_open(const struct src_cfg *cfg, void **ret_priv, char *errbuf,
 		return -ENOMEM;
 	}
 	f->listen_fd = f->file.fd = -1;
-	f->log = cfg->log;
-	f->log_arg = cfg->log_arg;
-	snprintf(f->path, sizeof(f->path), "%s", cfg->feed_path);
+	f->log = env->log;
+	f->log_arg = env->log_arg;
+	snprintf(f->path, sizeof(f->path), "%s", cfg->path);
 	f->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (f->epfd < 0) {
 		err = -errno;
@@ -526,14 +540,14 @@ static void fifo_reopen(struct feed *f)
 	c->fd = fd;
 }
 
-static int feed_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
+static int feed_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 {
 	struct feed *f = priv;
 	struct epoll_event evs[16];
 	int n;
 
-	f->fn = fn;
-	f->arg = arg;
+	f->sink = sink;
+	f->nb = 0;
 	f->now_ms = now_ms;
 	f->nr = 0;
 	if (f->kind == FEED_FILE) {
@@ -565,7 +579,8 @@ static int feed_poll(void *priv, uint64_t now_ms, src_report_fn fn, void *arg)
 		}
 	}
 out:
-	f->fn = NULL;
+	flush_batch(f);
+	f->sink = NULL;
 	return f->nr;
 }
 
@@ -576,8 +591,7 @@ static void feed_stats(void *priv, struct src_stats *ret)
 	*ret = f->st;
 }
 
-const struct src_ops src_feed_ops = {
-	.name = "feed",
+static const struct src_ops feed_ops = {
 	.open = feed_open,
 	.set_targets = feed_set_targets,
 	.fd = feed_fd,
@@ -585,4 +599,20 @@ const struct src_ops src_feed_ops = {
 	.poll = feed_poll,
 	.stats = feed_stats,
 	.close = feed_close,
+};
+
+static const struct src_key feed_keys[] = {
+	{ "path", SRC_KEY_PATH, 0, 0, "", "",
+	  "Feed source input: a regular file (read, then followed), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
+	  offsetof(struct feed_cfg, path), true, "FILE, FIFO or socket" },
+};
+
+const struct src_desc src_feed = {
+	.name = "feed",
+	.kind = PGHOT_SRC_FEED,
+	.summary = "access samples from a file, FIFO or socket ('pid vaddr [nid] [time_ms]' lines)",
+	.ops = &feed_ops,
+	.keys = feed_keys,
+	.nr_keys = sizeof(feed_keys) / sizeof(feed_keys[0]),
+	.cfg_size = sizeof(struct feed_cfg),
 };

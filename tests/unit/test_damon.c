@@ -744,22 +744,38 @@ static void test_log(void *arg, int level, const char *msg)
 	}
 }
 
+/* What open() gets: the environment and the source's own config. */
+struct src_cfg {
+	struct src_env env;
+	struct damon_cfg dc;
+};
+
 static struct src_cfg fk_cfg(struct fk *k)
 {
 	struct src_cfg c = {
-		.sysfs_root = k->root,
-		.procfs_root = k->proc,
-		.sample_us = 10000,
-		.aggr_us = 200000,
-		.min_nr_regions = 10,
-		.max_nr_regions = 500,
-		.hot_min_accesses = 3,
-		.log = test_log,
-		.run_dir = k->run,
+		.env = {
+			.sysfs_root = k->root,
+			.procfs_root = k->proc,
+			.log = test_log,
+			.run_dir = k->run,
+		},
+		.dc = {
+			.sample_us = 10000,
+			.aggr_us = 200000,
+			.min_nr_regions = 10,
+			.max_nr_regions = 500,
+			.hot_min_accesses = 3,
+		},
 	};
 
 	logbuf[0] = '\0';
 	return c;
+}
+
+static int damon_open(const struct src_cfg *c, void **ret, char *err,
+		      size_t len)
+{
+	return src_damon.ops->open(&c->env, &c->dc, ret, err, len);
 }
 
 static void *fk_open(struct fk *k)
@@ -767,7 +783,7 @@ static void *fk_open(struct fk *k)
 	struct src_cfg c = fk_cfg(k);
 	char err[1024] = "";
 	void *p = NULL;
-	int r = src_damon_ops.open(&c, &p, err, sizeof(err));
+	int r = damon_open(&c, &p, err, sizeof(err));
 
 	if (r)
 		fail_msg("open: %d %s", r, err);
@@ -788,26 +804,36 @@ static bool state_file_exists(struct fk *k)
 /* ---- report collection ---- */
 
 struct coll {
-	struct src_report r[64];
+	struct pl_range r[64];
 	int n;
 	int stop_after;
 };
 
-static int collect(void *arg, const struct src_report *r)
+static int collect_ranges(void *arg, const struct pl_range *r, size_t n)
 {
 	struct coll *c = arg;
 
-	if (c->n < 64)
-		c->r[c->n++] = *r;
-	if (c->stop_after && c->n >= c->stop_after)
-		return -ECANCELED;
+	for (size_t i = 0; i < n; i++) {
+		if (c->n < 64)
+			c->r[c->n++] = r[i];
+		if (c->stop_after && c->n >= c->stop_after)
+			return -ECANCELED;
+	}
 	return 0;
+}
+
+/* poll() of source @p into @c */
+static int poll_into(void *p, uint64_t now, struct coll *c)
+{
+	const struct src_sink sink = { .ranges = collect_ranges, .sink_arg = c };
+
+	return src_damon.ops->poll(p, now, &sink);
 }
 
 /* Wait up to @ms for the source's fd to become readable. */
 static bool fd_ready(void *p, int ms)
 {
-	struct pollfd pfd = { .fd = src_damon_ops.fd(p), .events = POLLIN };
+	struct pollfd pfd = { .fd = src_damon.ops->fd(p), .events = POLLIN };
 
 	return poll(&pfd, 1, ms) == 1;
 }
@@ -817,15 +843,15 @@ static bool fd_ready(void *p, int ms)
  * for a round and returns at once; the fd becomes readable when the round
  * is done; the next poll() reports it.
  */
-static int poll_sync(void *p, uint64_t now, src_report_fn fn, void *arg)
+static int poll_sync(void *p, uint64_t now, struct coll *c)
 {
-	int r = src_damon_ops.poll(p, now, fn, arg);
+	int r = poll_into(p, now, c);
 
 	if (r)
 		return r;
 	if (!fd_ready(p, 5000))
 		return 0; /* nothing asked (no DAMON any more): nothing comes */
-	r = src_damon_ops.poll(p, now, fn, arg);
+	r = poll_into(p, now, c);
 	if (g_fk && g_fk->fail[0])
 		fail_msg("fake kernel: %s", g_fk->fail);
 	return r;
@@ -855,7 +881,7 @@ static void test_no_damon(void **state)
 	char err[1024] = "", *before = snapshot(k->root), *after;
 	void *p = NULL;
 
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -ENOENT);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -ENOENT);
 	assert_null(p);
 	assert_non_null(strstr(err, "kernel has no DAMON sysfs interface ("));
 	assert_non_null(strstr(err, "/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+) with vaddr operations; use the feed source instead"));
@@ -886,14 +912,14 @@ static void check_layout_open_close(int ver, const char *name, bool per_target,
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/intervals/update_us"), "60000000");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/min"), "10");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/max"), "500");
-	assert_int_equal(src_damon_ops.interval_ms(p), 200);
+	assert_int_equal(src_damon.ops->interval_ms(p), 200);
 	/* the reader's eventfd: nothing to read before a poll asked */
-	assert_true(src_damon_ops.fd(p) >= 0);
+	assert_true(src_damon.ops->fd(p) >= 0);
 	assert_false(fd_ready(p, 0));
 	assert_true(state_file_exists(k));
 	/* off until there is a target */
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -929,7 +955,7 @@ static void check_foreign(bool running)
 		put("812", "%s/kdamonds/0/pid", k->admin);
 	}
 	before = snapshot(k->root);
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EBUSY);
 	after = snapshot(k->root);
 	assert_string_equal(before, after);
 	assert_false(state_file_exists(k));
@@ -993,7 +1019,7 @@ static void test_stale_state_cleanup(void **state)
 	assert_non_null(strstr(k->log, "/kdamonds/nr_kdamonds=0\n"));
 	assert_non_null(strstr(logbuf, "removed 1 kdamond(s) left by pghotd pid 3999999"));
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_false(state_file_exists(k));
 	fk_free(k);
 }
@@ -1013,7 +1039,7 @@ static void test_stale_state_mismatch(void **state)
 	put("5555", "%s/kdamonds/0/pid", k->admin);
 	write_state_file(k, 3999999, 1, 4242);
 	before = snapshot(k->root);
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EBUSY);
 	after = snapshot(k->root);
 	assert_string_equal(before, after);
 	assert_int_equal(k->nr_writes, 0);
@@ -1036,13 +1062,13 @@ static void test_other_pghotd_alive(void **state)
 	snprintf(kd, sizeof(kd), "%s/kdamonds/0", k->admin);
 	fk_kdamond(k, kd);
 	write_state_file(k, 300, 7000, 0);
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "another pghotd (pid 300)"));
 	assert_int_equal(k->nr_writes, 0);
 	/* same pid, other start time: a reused pid, so the owner is dead */
 	write_state_file(k, 300, 6999, 0);
 	p = fk_open(k);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1056,7 +1082,7 @@ static void test_stale_state_no_kdamonds(void **state)
 	p = fk_open(k);
 	assert_non_null(strstr(logbuf, "removing stale state file"));
 	assert_int_equal(k->nr_off, 0);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_false(state_file_exists(k));
 	fk_free(k);
 }
@@ -1069,7 +1095,7 @@ static void test_no_vaddr(void **state)
 	void *p = NULL;
 
 	k->no_vaddr = true;
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EOPNOTSUPP);
 	assert_non_null(strstr(err, "no vaddr operations (avail_operations: 'paddr')"));
 	/* what it created is gone again */
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
@@ -1089,7 +1115,7 @@ static void test_reports_612(void **state)
 	set_regions(k, 0, 3, 0x1000ULL, 0x3000ULL, 5u, 2u, 0x3000ULL, 0x8000ULL, 0u, 10u,
 		    0x8000ULL, 0x9000ULL, 1u, 0u);
 	set_regions(k, 1, 1, 0x10000ULL, 0x20000ULL, 20u, 7u);
-	assert_int_equal(src_damon_ops.set_targets(p, pids, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, pids, 2), 0);
 	assert_int_equal(damon_src_targets(p, got, 4), 2);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "100");
@@ -1100,7 +1126,7 @@ static void test_reports_612(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/access_pattern/nr_accesses/max"), "4294967295");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/action"), "stat");
 
-	assert_int_equal(poll_sync(p, 777000, collect, &c), 3);
+	assert_int_equal(poll_sync(p, 777000, &c), 3);
 	assert_int_equal(c.n, 3);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
@@ -1108,7 +1134,6 @@ static void test_reports_612(void **state)
 	assert_int_equal(c.r[0].nr_accesses, 5);
 	assert_int_equal(c.r[0].age, 2);
 	assert_false(c.r[0].cold);
-	assert_int_equal(c.r[0].time_ms, 777000);
 	assert_int_equal(c.r[0].nid, PGHOT_NID_UNKNOWN);
 	assert_int_equal(c.r[1].pid, 100);
 	assert_int_equal(c.r[1].start, 0x3000);
@@ -1118,15 +1143,15 @@ static void test_reports_612(void **state)
 	assert_int_equal(c.r[2].pid, 200);
 	assert_int_equal(c.r[2].start, 0x10000);
 	assert_false(c.r[2].cold);
-	src_damon_ops.stats(p, &st);
+	src_damon.ops->stats(p, &st);
 	assert_int_equal(st.reports, 3);
 	assert_int_equal(st.bytes_reported, 0x2000 + 0x5000 + 0x10000);
 	assert_int_equal(st.errors, 0);
 
 	/* a callback error stops the poll and is returned */
 	c = (struct coll){ .stop_after = 1 };
-	assert_int_equal(poll_sync(p, 778000, collect, &c), -ECANCELED);
-	src_damon_ops.close(p);
+	assert_int_equal(poll_sync(p, 778000, &c), -ECANCELED);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "<missing>");
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	fk_free(k);
@@ -1143,15 +1168,15 @@ static void test_reports_617(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 4u, 1u);
 	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 0u, 9u);
-	assert_int_equal(src_damon_ops.set_targets(p, pids, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, pids, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/type"), "target");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/allow"), "N");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/filters/nr_filters"), "0");
-	assert_int_equal(poll_sync(p, 1000, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 1000, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[1].pid, 200);
 	assert_true(c.r[1].cold);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1163,11 +1188,11 @@ static void test_targets_change_commit(void **state)
 	char b[64];
 	void *p = fk_open(k);
 
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
 	assert_int_equal(k->nr_on, 1);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0); /* no change */
+	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0); /* no change */
 	assert_int_equal(k->nr_commit, 0);
-	assert_int_equal(src_damon_ops.set_targets(p, b2, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, b2, 2), 0);
 	assert_int_equal(k->nr_commit, 1);
 	assert_int_equal(k->nr_on, 1);
 	assert_int_equal(k->nr_off, 0);
@@ -1182,22 +1207,22 @@ static void test_targets_change_commit(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/2/end"), "140720308621312");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/1/regions/nr_regions"), "0");
 	/* down to one target: no filter needed */
-	assert_int_equal(src_damon_ops.set_targets(p, b2 + 1, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, b2 + 1, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/filters/nr_filters"), "0");
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
 	assert_int_equal(got[0], 300);
 	/* none: the kdamond stops */
-	assert_int_equal(src_damon_ops.set_targets(p, NULL, 0), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, NULL, 0), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
 	/* a pid that does not exist is skipped */
 	{
 		pid_t d[] = { 999, 100 };
 
-		assert_int_equal(src_damon_ops.set_targets(p, d, 2), 0);
+		assert_int_equal(src_damon.ops->set_targets(p, d, 2), 0);
 		assert_int_equal(damon_src_targets(p, got, 4), 1);
 		assert_int_equal(got[0], 100);
 	}
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1212,21 +1237,21 @@ static void test_targets_602(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 0u, 3u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
-	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/aggr_us"), "200000");
-	assert_int_equal(poll_sync(p, 5000, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 5000, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
 	assert_int_equal(c.r[1].pid, 200);
 	assert_true(c.r[1].cold);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -1240,19 +1265,19 @@ static void test_targets_602_change(void **state)
 	char b[64];
 	void *p = fk_open(k);
 
-	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
 	assert_int_equal(k->nr_on, 2);
-	assert_int_equal(src_damon_ops.set_targets(p, swap, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, swap, 2), 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 3);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "300");
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
-	assert_int_equal(src_damon_ops.set_targets(p, one, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, one, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -1268,15 +1293,15 @@ static void test_targets_602_resize_fails(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, one, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, one, 1), 0);
 	k->fail_once = "/kdamonds/nr_kdamonds";
-	assert_int_equal(src_damon_ops.set_targets(p, two, 2), -EIO);
+	assert_int_equal(src_damon.ops->set_targets(p, two, 2), -EIO);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_null(strstr(logbuf, "no longer its own"));
-	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
-	assert_int_equal(poll_sync(p, 1000, collect, &c), 1);
-	src_damon_ops.close(p);
+	assert_int_equal(poll_sync(p, 1000, &c), 1);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -1293,14 +1318,14 @@ static void test_targets_606_offon(void **state)
 	assert_string_equal(damon_src_layout(p)->name, "6.6-6.10");
 	assert_false(damon_src_per_target_kdamonds(p));
 	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 7u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
-	assert_int_equal(src_damon_ops.set_targets(p, b2, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, b2, 2), 0);
 	assert_int_equal(k->nr_commit, 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 2);
-	assert_int_equal(poll_sync(p, 1000, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 1000, &c), 1);
 	assert_int_equal(c.r[0].pid, 300);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1315,12 +1340,12 @@ static void test_pid_vanishes(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 9u, 3u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
 	rmrf("%s/100", k->proc);
 	/* the kernel now sees only one target, the former index 1 */
 	k->reg[0][0] = k->reg[1][0];
 	k->nreg[1] = 0;
-	assert_int_equal(poll_sync(p, 5000, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 5000, &c), 1);
 	assert_int_equal(c.r[0].pid, 200);
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
 	assert_int_equal(got[0], 200);
@@ -1329,9 +1354,9 @@ static void test_pid_vanishes(void **state)
 	/* the last one too: the kdamond is stopped, polls report nothing */
 	rmrf("%s/200", k->proc);
 	c.n = 0;
-	assert_int_equal(poll_sync(p, 6000, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 6000, &c), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	fk_free(k);
 }
@@ -1346,24 +1371,24 @@ static void test_tried_not_filled(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 8u, 1u, 0x2000ULL, 0x3000ULL, 0u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
 	k->fill_tried = false;
-	assert_int_equal(poll_sync(p, 5000, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 5000, &c), 0);
 	k->fill_tried = true;
 	k->drop_age = true;
-	assert_int_equal(poll_sync(p, 6000, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 6000, &c), 1);
 	assert_int_equal(c.r[0].start, 0x2000);
-	src_damon_ops.stats(p, &st);
+	src_damon.ops->stats(p, &st);
 	assert_int_equal(st.errors, 1);
 	k->drop_age = false;
 	k->busy_update = 1;
 	c.n = 0;
-	assert_int_equal(poll_sync(p, 7000, collect, &c), 0);
-	src_damon_ops.stats(p, &st);
+	assert_int_equal(poll_sync(p, 7000, &c), 0);
+	src_damon.ops->stats(p, &st);
 	assert_int_equal(st.errors, 2);
 	k->busy_update = 0;
-	assert_int_equal(poll_sync(p, 8000, collect, &c), 2);
-	src_damon_ops.close(p);
+	assert_int_equal(poll_sync(p, 8000, &c), 2);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1376,9 +1401,9 @@ static void test_busy_retry(void **state)
 	void *p = NULL;
 
 	k->busy_writes = 3;
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), 0);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1392,12 +1417,12 @@ static void test_kdamond_restart(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
 	put("off", "%s/kdamonds/0/state", k->admin);
-	assert_int_equal(poll_sync(p, 5000, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 5000, &c), 1);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_non_null(strstr(logbuf, "stopped by itself"));
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1415,7 +1440,7 @@ static void test_close_foreign_change(void **state)
 
 	put("2", "%s/kdamonds/nr_kdamonds", k->admin);
 	writes = k->nr_writes;
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_int_equal(k->nr_writes, writes);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
 	assert_false(state_file_exists(k));
@@ -1445,7 +1470,7 @@ static void test_lost_idle(void **state)
 	put("812", "%s/kdamonds/0/pid", k->admin);
 	writes = k->nr_writes;
 	before = snapshot(k->root);
-	assert_int_equal(poll_sync(p, 1000, collect, &c), -ENOTRECOVERABLE);
+	assert_int_equal(poll_sync(p, 1000, &c), -ENOTRECOVERABLE);
 	assert_non_null(strstr(logbuf, "are no longer its own: kdamond 0 runs (pid 812) but "
 				       "pghotd left it off"));
 	assert_non_null(strstr(logbuf, "kdamond 0: on, pid 812 ("));
@@ -1453,10 +1478,10 @@ static void test_lost_idle(void **state)
 	assert_non_null(strstr(logbuf, "use the feed source instead"));
 	assert_false(state_file_exists(k)); /* ours, and wrong now */
 	/* from now on: no read that decides anything, no write */
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), -ENOTRECOVERABLE);
-	assert_int_equal(src_damon_ops.poll(p, 2, collect, &c), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), -ENOTRECOVERABLE);
+	assert_int_equal(poll_into(p, 2, &c), 0);
 	assert_false(fd_ready(p, 50)); /* nothing was asked */
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	after = snapshot(k->root);
 	assert_string_equal(before, after);
 	assert_int_equal(k->nr_writes, writes);
@@ -1479,11 +1504,11 @@ static void test_lost_reconfigured(void **state)
 	put("20000", "%s/kdamonds/0/contexts/0/monitoring_attrs/intervals/sample_us",
 	    k->admin);
 	writes = k->nr_writes;
-	assert_int_equal(poll_sync(p, 1000, collect, &c), -ENOTRECOVERABLE);
+	assert_int_equal(poll_sync(p, 1000, &c), -ENOTRECOVERABLE);
 	assert_non_null(strstr(logbuf, "/kdamonds/0/contexts/0/monitoring_attrs/intervals/"
 				       "sample_us is '20000', pghotd wrote '10000'"));
 	assert_non_null(strstr(logbuf, "kdamond 0: off, vaddr, 0 target(s)"));
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_int_equal(k->nr_writes, writes);
 	fk_free(k);
 }
@@ -1499,20 +1524,20 @@ static void test_lost_running(void **state)
 	int writes;
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
-	assert_int_equal(poll_sync(p, 1000, collect, &c), 1);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
+	assert_int_equal(poll_sync(p, 1000, &c), 1);
 	/* off, one target of theirs, on again: a new thread pid */
 	put("1", "%s/kdamonds/0/contexts/0/targets/nr_targets", k->admin);
 	put("300", "%s/kdamonds/0/contexts/0/targets/0/pid_target", k->admin);
 	put("999", "%s/kdamonds/0/pid", k->admin);
 	writes = k->nr_writes;
 	c.n = 0;
-	assert_int_equal(poll_sync(p, 2000, collect, &c), -ENOTRECOVERABLE);
+	assert_int_equal(poll_sync(p, 2000, &c), -ENOTRECOVERABLE);
 	assert_int_equal(c.n, 0); /* their regions are never reported */
 	assert_non_null(strstr(logbuf, "kdamond 0 runs as pid 999, pghotd started it as pid 4242"));
 	assert_non_null(strstr(logbuf, "kdamond 0: on, pid 999 ("));
 	assert_non_null(strstr(logbuf, "vaddr, 1 target(s), 2 scheme(s): stat stat"));
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_int_equal(k->nr_writes, writes);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
@@ -1547,15 +1572,15 @@ static void test_lost_many_targets(void **state)
 		pids[i] = 1000 + i;
 		fake_proc(k, pids[i], 9000 + (unsigned long long)i);
 	}
-	assert_int_equal(src_damon_ops.set_targets(p, pids, 40), 0);
-	assert_int_equal(poll_sync(p, 1000, collect, &c), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, pids, 40), 0);
+	assert_int_equal(poll_sync(p, 1000, &c), 0);
 	/* 86 files checked, at most 64 of them kept open (DAMON_FP_OPEN_MAX) */
 	assert_true(open_fds() - fds <= 64);
 	/* the last scheme's action: checked after 80 other files */
 	put("pageout", "%s/kdamonds/0/contexts/0/schemes/39/action", k->admin);
-	assert_int_equal(poll_sync(p, 2000, collect, &c), -ENOTRECOVERABLE);
+	assert_int_equal(poll_sync(p, 2000, &c), -ENOTRECOVERABLE);
 	assert_non_null(strstr(logbuf, "schemes/39/action is 'pageout', pghotd wrote 'stat'"));
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1570,11 +1595,11 @@ static void test_lost_state_file(void **state)
 
 	write_state_file(k, 300, 7000, 0);
 	writes = k->nr_writes;
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), -ENOTRECOVERABLE);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), -ENOTRECOVERABLE);
 	assert_non_null(strstr(logbuf, "/damon.state now belongs to pghotd pid 300"));
-	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 0);
+	assert_int_equal(poll_into(p, 1, &c), 0);
 	assert_false(fd_ready(p, 50)); /* no round asked */
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_int_equal(k->nr_writes, writes);
 	assert_true(state_file_exists(k)); /* not ours: not removed */
 	fk_free(k);
@@ -1614,9 +1639,9 @@ static void test_poll_nonblocking(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
 	k->gated = true;
-	assert_int_equal(src_damon_ops.poll(p, 10000, collect, &c), 0);
+	assert_int_equal(poll_into(p, 10000, &c), 0);
 	gate_wait(k);
 	/* the kernel has the command and has not answered; poll() returned */
 	pthread_mutex_lock(&k->gmx);
@@ -1624,7 +1649,7 @@ static void test_poll_nonblocking(void **state)
 	pthread_mutex_unlock(&k->gmx);
 	assert_false(fd_ready(p, 0));
 	/* polls in the meantime neither wait nor report */
-	assert_int_equal(src_damon_ops.poll(p, 10010, collect, &c), 0);
+	assert_int_equal(poll_into(p, 10010, &c), 0);
 	assert_int_equal(c.n, 0);
 	gate_open(k);
 	assert_true(fd_ready(p, 5000));
@@ -1632,10 +1657,9 @@ static void test_poll_nonblocking(void **state)
 	assert_true(k->answered);
 	pthread_mutex_unlock(&k->gmx);
 	/* less than an interval (200 ms) after the ask: reports, asks nothing */
-	assert_int_equal(src_damon_ops.poll(p, 10020, collect, &c), 1);
+	assert_int_equal(poll_into(p, 10020, &c), 1);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
-	assert_int_equal(c.r[0].time_ms, 10020); /* when it was handed over */
 	/* the fd was drained: it waits for the next round */
 	assert_false(fd_ready(p, 0));
 	/* set_targets() while a round is in flight waits for it, then applies */
@@ -1643,17 +1667,17 @@ static void test_poll_nonblocking(void **state)
 	k->gate_open = false;
 	k->in_update = false;
 	pthread_mutex_unlock(&k->gmx);
-	assert_int_equal(src_damon_ops.poll(p, 10300, collect, &c), 0);
+	assert_int_equal(poll_into(p, 10300, &c), 0);
 	gate_wait(k);
 	gate_open(k);
 	{
 		pid_t two[] = { 100, 200 };
 
-		assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+		assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
 	}
 	assert_int_equal(damon_src_targets(p, got, 4), 2);
 	assert_true(fd_ready(p, 5000));
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1670,18 +1694,18 @@ static void test_poll_cadence(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
-	assert_int_equal(src_damon_ops.poll(p, 1000, collect, &c), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
+	assert_int_equal(poll_into(p, 1000, &c), 0);
 	assert_true(fd_ready(p, 5000));
-	assert_int_equal(src_damon_ops.poll(p, 1100, collect, &c), 1);
+	assert_int_equal(poll_into(p, 1100, &c), 1);
 	assert_false(fd_ready(p, 100)); /* 100 ms after the ask: none asked */
-	assert_int_equal(src_damon_ops.poll(p, 1200, collect, &c), 0); /* asks */
+	assert_int_equal(poll_into(p, 1200, &c), 0); /* asks */
 	assert_true(fd_ready(p, 5000));
-	assert_int_equal(src_damon_ops.poll(p, 1500, collect, &c), 1); /* and asks */
+	assert_int_equal(poll_into(p, 1500, &c), 1); /* and asks */
 	assert_true(fd_ready(p, 5000));
-	assert_int_equal(src_damon_ops.poll(p, 1510, collect, &c), 1);
+	assert_int_equal(poll_into(p, 1510, &c), 1);
 	assert_int_equal(k->nr_update, 3);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1695,12 +1719,12 @@ static void test_close_during_round(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
 	k->gated = true;
-	assert_int_equal(src_damon_ops.poll(p, 10, collect, &c), 0);
+	assert_int_equal(poll_into(p, 10, &c), 0);
 	gate_wait(k);
 	gate_open(k);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -2070,10 +2094,10 @@ static void test_bad_settings(void **state)
 	char err[1024] = "";
 	void *p = NULL;
 
-	c.min_nr_regions = 2;
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EINVAL);
+	c.dc.min_nr_regions = 2;
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EINVAL);
 	assert_int_equal(k->nr_writes, 0);
-	src_damon_ops.close(NULL);
+	src_damon.ops->close(NULL);
 	fk_free(k);
 }
 

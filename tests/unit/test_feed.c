@@ -74,19 +74,44 @@ static void test_parse_bad(void **state)
 }
 
 struct got {
-	struct src_report r[16];
+	struct pl_sample r[16];
 	int n;
 	int logs;
 };
 
-static int on_report(void *arg, const struct src_report *r)
+static int on_samples(void *arg, const struct pl_sample *r, size_t n)
 {
 	struct got *g = arg;
 
-	if (g->n < 16)
-		g->r[g->n] = *r;
-	g->n++;
+	for (size_t i = 0; i < n; i++) {
+		if (g->n < 16)
+			g->r[g->n] = r[i];
+		g->n++;
+	}
 	return 0;
+}
+
+/* What a test opens the feed with: its path and where it logs. */
+struct src_cfg {
+	const char *feed_path;
+	src_log_fn log;
+	void *log_arg;
+};
+
+static int feed_open(const struct src_cfg *c, void **ret, char *err, size_t len)
+{
+	struct src_env env = { .log = c->log, .log_arg = c->log_arg };
+	struct feed_cfg fc;
+
+	snprintf(fc.path, sizeof(fc.path), "%s", c->feed_path);
+	return src_feed.ops->open(&env, &fc, ret, err, len);
+}
+
+static int poll_into(void *priv, uint64_t now, struct got *g)
+{
+	const struct src_sink sink = { .samples = on_samples, .sink_arg = g };
+
+	return src_feed.ops->poll(priv, now, &sink);
 }
 
 static void on_log(void *arg, int level, const char *msg)
@@ -112,12 +137,12 @@ static void test_file_follow(void **state)
 	f = fopen(path, "w");
 	fputs("7 0x1234\nnot a line\n8 8192 1 50\n9 0x30", f); /* partial last */
 	fflush(f);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
-	assert_int_equal(src_feed_ops.fd(priv), -1);
-	assert_int_equal(src_feed_ops.poll(priv, 100, on_report, &g), 2);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(src_feed.ops->fd(priv), -1);
+	assert_int_equal(poll_into(priv, 100, &g), 2);
 	assert_int_equal(g.r[0].pid, 7);
-	assert_int_equal(g.r[0].start, 0x1000);
-	assert_int_equal(g.r[0].end, 0x2000);
+	assert_int_equal(g.r[0].vaddr, 0x1234);
+	assert_int_equal(g.r[0].page_nid, PGHOT_NID_UNKNOWN);
 	assert_int_equal(g.r[0].time_ms, 100);
 	assert_int_equal(g.r[1].nid, 1);
 	assert_int_equal(g.r[1].time_ms, 50);
@@ -125,15 +150,15 @@ static void test_file_follow(void **state)
 	/* the rest of the partial line arrives: followed */
 	fputs("00\n", f);
 	fflush(f);
-	assert_int_equal(src_feed_ops.poll(priv, 200, on_report, &g), 1);
+	assert_int_equal(poll_into(priv, 200, &g), 1);
 	assert_int_equal(g.r[2].pid, 9);
-	assert_int_equal(g.r[2].start, 0x3000);
-	src_feed_ops.stats(priv, &st);
+	assert_int_equal(g.r[2].vaddr, 0x3000);
+	src_feed.ops->stats(priv, &st);
 	assert_int_equal(st.reports, 3);
 	assert_int_equal(st.malformed, 1);
-	assert_int_equal(st.bytes_reported, 3 * 4096);
+	assert_int_equal(st.bytes_reported, 0);	/* samples, not ranges */
 	fclose(f);
-	src_feed_ops.close(priv);
+	src_feed.ops->close(priv);
 	unlink(path);
 	rmdir(dir);
 }
@@ -161,10 +186,10 @@ static void test_malformed_log_printable(void **state)
 	f = fopen(path, "w");
 	fputs("1 \x1b[31mred\r\x7f\x01\n", f);
 	fclose(f);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
-	src_feed_ops.poll(priv, 100, on_report, &g);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	poll_into(priv, 100, &g);
 	assert_non_null(strstr(last_log, "malformed line 1 '1 ?[31mred?\?\?', ignoring"));
-	src_feed_ops.close(priv);
+	src_feed.ops->close(priv);
 	unlink(path);
 	rmdir(dir);
 }
@@ -181,19 +206,19 @@ static void test_fifo(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
-	assert_true(src_feed_ops.fd(priv) >= 0);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_true(src_feed.ops->fd(priv) >= 0);
 	w = open(path, O_WRONLY);
 	assert_true(w >= 0);
 	assert_int_equal(write(w, "5 0x5000\n", 9), 9);
 	close(w); /* a writer leaving is not the end */
-	assert_int_equal(src_feed_ops.poll(priv, 1, on_report, &g), 1);
+	assert_int_equal(poll_into(priv, 1, &g), 1);
 	w = open(path, O_WRONLY);
 	assert_int_equal(write(w, "6 0x6000\n", 9), 9);
 	close(w);
-	assert_int_equal(src_feed_ops.poll(priv, 2, on_report, &g), 1);
+	assert_int_equal(poll_into(priv, 2, &g), 1);
 	assert_int_equal(g.r[1].pid, 6);
-	src_feed_ops.close(priv);
+	src_feed.ops->close(priv);
 	unlink(path);
 	rmdir(dir);
 }
@@ -213,7 +238,7 @@ static void test_fifo_partial_last_line(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
 	for (int k = 0; k < 3; k++) {
 		char line[32];
 		int n = snprintf(line, sizeof(line), "%d 0x%d000", 5 + k, 5 + k);
@@ -222,20 +247,20 @@ static void test_fifo_partial_last_line(void **state)
 		assert_true(w >= 0);
 		assert_int_equal(write(w, line, (size_t)n), n);
 		close(w);
-		src_feed_ops.poll(priv, 1, on_report, &g);
-		src_feed_ops.poll(priv, 2, on_report, &g);
+		poll_into(priv, 1, &g);
+		poll_into(priv, 2, &g);
 		assert_int_equal(g.n, k + 1);
 		assert_int_equal(g.r[k].pid, 5 + k);
 	}
 	/* no writer: nothing to read, no busy wake-up */
 	{
-		struct pollfd p = { .fd = src_feed_ops.fd(priv), .events = POLLIN };
+		struct pollfd p = { .fd = src_feed.ops->fd(priv), .events = POLLIN };
 
 		assert_int_equal(poll(&p, 1, 0), 0);
 	}
-	src_feed_ops.stats(priv, &st);
+	src_feed.ops->stats(priv, &st);
 	assert_int_equal(st.malformed, 0);
-	src_feed_ops.close(priv);
+	src_feed.ops->close(priv);
 	unlink(path);
 	rmdir(dir);
 }
@@ -261,23 +286,23 @@ static void test_socket_clients(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/sock", dir);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
 	a = connect_to(path);
 	b = connect_to(path);
-	src_feed_ops.poll(priv, 1, on_report, &g); /* accept */
+	poll_into(priv, 1, &g); /* accept */
 	assert_int_equal(write(a, "1 0x1000\n1 0x", 13), 13);
 	assert_int_equal(write(b, "2 0x2000\n", 9), 9);
 	for (int i = 0; i < 3; i++)
-		src_feed_ops.poll(priv, 2, on_report, &g);
+		poll_into(priv, 2, &g);
 	assert_int_equal(g.n, 2);
 	assert_int_equal(write(a, "2000\n", 5), 5);
 	close(a);
 	close(b);
 	for (int i = 0; i < 3; i++)
-		src_feed_ops.poll(priv, 3, on_report, &g);
+		poll_into(priv, 3, &g);
 	assert_int_equal(g.n, 3);
-	assert_int_equal(g.r[2].start, 0x2000);
-	src_feed_ops.close(priv);
+	assert_int_equal(g.r[2].vaddr, 0x2000);
+	src_feed.ops->close(priv);
 	assert_int_equal(access(path, F_OK), -1); /* socket removed */
 	rmdir(dir);
 }
@@ -288,14 +313,14 @@ static void test_open_errors(void **state)
 	void *priv = NULL;
 	char err[256];
 
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), -EINVAL);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "set [feed] path"));
 	cfg.feed_path = "/nonexistent-dir/x/feed.sock";
-	assert_true(src_feed_ops.open(&cfg, &priv, err, sizeof(err)) < 0);
+	assert_true(feed_open(&cfg, &priv, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "cannot listen"));
 	cfg.feed_path = "/tmp";
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), -EINVAL);
-	src_feed_ops.close(NULL);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), -EINVAL);
+	src_feed.ops->close(NULL);
 }
 
 int main(void)

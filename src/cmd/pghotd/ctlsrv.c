@@ -255,12 +255,12 @@ static bool handle_line(struct daemon *d, int i, const char *line, size_t len)
 		break;
 	case PROTO_MSG_STATS:
 		stats_foreach(d, stat_line, &c->fd);
-		for (size_t k = 0; k < d->nr_targets; k++) {
-			const struct target *t = &d->targets[k];
+		for (size_t k = 0; k < pl_nr_targets(d->pl); k++) {
+			const struct pl_target *t = pl_target_at(d->pl, k);
 
 			out(c->fd, "target %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %s",
-			    (int)t->id.pid, t->pages_recorded, t->pages_promoted,
-			    t->pages_demoted, t->id.comm);
+			    (int)t->proc.pid, t->pages_recorded, t->pages_promoted,
+			    t->pages_demoted, t->proc.comm);
 		}
 		out(c->fd, "OK");
 		break;

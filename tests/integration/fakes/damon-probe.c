@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * damon-probe: drive the damon source (src_damon_ops) on its own and print
+ * damon-probe: drive the damon source (src_damon) on its own and print
  * what it reports, or (-M) drive the DAMON admin layer with a paddr
  * migrate_hot scheme. Used by tests/integration/damon_fake.sh against
  * static fake trees, and inside the QEMU guest against the guest's real
@@ -51,7 +51,7 @@
 #define MAX_KEEP 4096
 
 struct seen {
-	struct src_report r[MAX_KEEP];
+	struct pl_range r[MAX_KEEP];
 	int n, hot, cold;
 	unsigned long long hot_bytes, cold_bytes;
 };
@@ -71,25 +71,31 @@ static void plog(void *arg, int level, const char *msg)
 	printf("log<%d>: %s\n", level, msg);
 }
 
-static int on_report(void *arg, const struct src_report *r)
+static int on_ranges(void *arg, const struct pl_range *rv, size_t n)
 {
 	struct seen *s = arg;
 
-	if (s->n < MAX_KEEP)
-		s->r[s->n++] = *r;
-	if (r->cold) {
-		s->cold++;
-		s->cold_bytes += r->end - r->start;
-	} else {
-		s->hot++;
-		s->hot_bytes += r->end - r->start;
+	for (size_t i = 0; i < n; i++) {
+		const struct pl_range *r = &rv[i];
+
+		if (s->n < MAX_KEEP)
+			s->r[s->n++] = *r;
+		if (r->cold) {
+			s->cold++;
+			s->cold_bytes += r->end - r->start;
+		} else {
+			s->hot++;
+			s->hot_bytes += r->end - r->start;
+		}
 	}
 	return 0;
 }
 
+static const struct src_sink sink = { .ranges = on_ranges, .sink_arg = &seen };
+
 static int by_accesses(const void *a, const void *b)
 {
-	const struct src_report *x = a, *y = b;
+	const struct pl_range *x = a, *y = b;
 
 	if (x->nr_accesses != y->nr_accesses)
 		return x->nr_accesses < y->nr_accesses ? 1 : -1;
@@ -220,12 +226,12 @@ static int admin_setup(struct damon_admin *a, const char *sys, int node, int des
 	return err;
 }
 
-static int run_admin(const struct src_cfg *cfg, const char *spec)
+static int run_admin(const struct src_env *env, const char *spec)
 {
 	struct damon_admin_cfg ac = {
-		.sysfs_root = cfg->sysfs_root,
-		.procfs_root = cfg->procfs_root,
-		.run_dir = cfg->run_dir,
+		.sysfs_root = env->sysfs_root,
+		.procfs_root = env->procfs_root,
+		.run_dir = env->run_dir,
 		.instead = "leave DAMON to it",
 		.log = plog,
 	};
@@ -244,7 +250,7 @@ static int run_admin(const struct src_cfg *cfg, const char *spec)
 		return 5;
 	}
 	print_layout(damon_admin_layout(a));
-	err = admin_setup(a, cfg->sysfs_root, node, dest);
+	err = admin_setup(a, env->sysfs_root, node, dest);
 	if (!err)
 		err = damon_admin_on(a, 0);
 	if (!err) {
@@ -268,7 +274,7 @@ static int run_admin(const struct src_cfg *cfg, const char *spec)
 /* Wait for the reader's round: the fd, up to 10 s, or a signal. */
 static bool wait_round(void *p)
 {
-	struct pollfd pfd = { .fd = src_damon_ops.fd(p), .events = POLLIN };
+	struct pollfd pfd = { .fd = src_damon.ops->fd(p), .events = POLLIN };
 
 	return poll(&pfd, 1, 10000) == 1;
 }
@@ -279,7 +285,7 @@ static void print_seen(int n, int top)
 	printf("%d reports: hot %d (%llu KiB), cold %d (%llu KiB)\n", n, seen.hot,
 	       seen.hot_bytes >> 10, seen.cold, seen.cold_bytes >> 10);
 	for (int j = 0; j < seen.n && j < top; j++) {
-		const struct src_report *r = &seen.r[j];
+		const struct pl_range *r = &seen.r[j];
 
 		printf("  %s pid=%d %#llx-%#llx %llu KiB nr_accesses=%u age=%u\n",
 		       r->cold ? "cold" : "hot", (int)r->pid, (unsigned long long)r->start,
@@ -299,11 +305,11 @@ static int one_round(void *p, int i, int top)
 	int before = atomic_load(&fake_answered), during, n;
 
 	memset(&seen, 0, sizeof(seen));
-	n = src_damon_ops.poll(p, t0, on_report, &seen);
+	n = src_damon.ops->poll(p, t0, &sink);
 	asked = now_ms() - t0;
 	during = atomic_load(&fake_answered) - before;
 	if (!n && wait_round(p))
-		n = src_damon_ops.poll(p, now_ms(), on_report, &seen);
+		n = src_damon.ops->poll(p, now_ms(), &sink);
 	printf("poll %d (%llu ms, poll() %llu ms", i, (unsigned long long)(now_ms() - t0),
 	       (unsigned long long)asked);
 	if (fake_delay_ms >= 0)
@@ -317,26 +323,27 @@ static int one_round(void *p, int i, int top)
 	return n;
 }
 
-static int run_source(struct src_cfg *cfg, pid_t *pids, size_t npids, int polls,
-		      int top, pid_t late, const char *takeover, bool crash)
+static int run_source(const struct src_env *env, const struct damon_cfg *cfg, pid_t *pids,
+		      size_t npids, int polls, int top, pid_t late, const char *takeover,
+		      bool crash)
 {
 	char errbuf[2048] = "";
 	struct src_stats st;
 	void *p = NULL;
 	int err;
 
-	err = src_damon_ops.open(cfg, &p, errbuf, sizeof(errbuf));
+	err = src_damon.ops->open(env, cfg, &p, errbuf, sizeof(errbuf));
 	if (err) {
 		printf("open: error %d: %s\n", err, errbuf);
 		return 2;
 	}
 	printf("open: ok, layout %s, %s, interval %llu ms\n", damon_src_layout(p)->name,
 	       damon_src_per_target_kdamonds(p) ? "one kdamond per target" : "target filters",
-	       (unsigned long long)src_damon_ops.interval_ms(p));
-	err = src_damon_ops.set_targets(p, pids, npids);
+	       (unsigned long long)src_damon.ops->interval_ms(p));
+	err = src_damon.ops->set_targets(p, pids, npids);
 	if (err) {
 		printf("set_targets: error %d\n", err);
-		src_damon_ops.close(p);
+		src_damon.ops->close(p);
 		return 3;
 	}
 	if (takeover)
@@ -346,17 +353,17 @@ static int run_source(struct src_cfg *cfg, pid_t *pids, size_t npids, int polls,
 
 		if (late && i == polls / 2 + 1 && npids < 64) {
 			pids[npids++] = late;
-			err = src_damon_ops.set_targets(p, pids, npids);
+			err = src_damon.ops->set_targets(p, pids, npids);
 			printf("set_targets +%d: %d\n", (int)late, err);
 		}
 		err = one_round(p, i, top);
 		if (err < 0) {
-			src_damon_ops.close(p);
+			src_damon.ops->close(p);
 			printf("closed\n");
 			return 4;
 		}
 		if (i < polls) {
-			uint64_t spent = now_ms() - t0, iv = src_damon_ops.interval_ms(p);
+			uint64_t spent = now_ms() - t0, iv = src_damon.ops->interval_ms(p);
 
 			if (spent < iv)
 				usleep((useconds_t)(iv - spent) * 1000);
@@ -364,30 +371,32 @@ static int run_source(struct src_cfg *cfg, pid_t *pids, size_t npids, int polls,
 	}
 	if (stop)
 		printf("signal %d: stopping\n", (int)stop);
-	src_damon_ops.stats(p, &st);
+	src_damon.ops->stats(p, &st);
 	printf("stats: reports %llu bytes %llu errors %llu\n", (unsigned long long)st.reports,
 	       (unsigned long long)st.bytes_reported, (unsigned long long)st.errors);
 	if (crash) {
 		printf("crash: exiting without close()\n");
 		_exit(0);
 	}
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	printf("closed\n");
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct src_cfg cfg = {
+	struct src_env env = {
 		.sysfs_root = "/sys",
 		.procfs_root = "/proc",
 		.run_dir = "/run/pghot",
+		.log = plog,
+	};
+	struct damon_cfg cfg = {
 		.sample_us = 5000,
 		.aggr_us = 100000,
 		.min_nr_regions = 10,
 		.max_nr_regions = 1000,
 		.hot_min_accesses = 1,
-		.log = plog,
 	};
 	int polls = 5, top = 8, opt;
 	bool crash = false;
@@ -398,9 +407,9 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "s:p:r:n:S:A:H:t:L:cK:x:M:")) != -1) {
 		switch (opt) {
-		case 's': cfg.sysfs_root = optarg; break;
-		case 'p': cfg.procfs_root = optarg; break;
-		case 'r': cfg.run_dir = optarg; break;
+		case 's': env.sysfs_root = optarg; break;
+		case 'p': env.procfs_root = optarg; break;
+		case 'r': env.run_dir = optarg; break;
 		case 'n': polls = atoi(optarg); break;
 		case 'S': cfg.sample_us = strtoull(optarg, NULL, 10); break;
 		case 'A': cfg.aggr_us = strtoull(optarg, NULL, 10); break;
@@ -426,6 +435,6 @@ int main(int argc, char **argv)
 	if (fake_delay_ms >= 0)
 		sysfs_set_write_hook(fake_kernel, NULL);
 	if (admin_mode)
-		return run_admin(&cfg, admin_mode);
-	return run_source(&cfg, pids, npids, polls, top, late, takeover, crash);
+		return run_admin(&env, admin_mode);
+	return run_source(&env, &cfg, pids, npids, polls, top, late, takeover, crash);
 }
