@@ -6,9 +6,9 @@
  * the kernel's files). docs/damon-source.md has the full story; in short:
  *
  * - open() claims DAMON with one kdamond and a vaddr context.
- * - set_targets() puts one vaddr target per pid in the context and one
- *   DAMOS "stat" scheme per target whose access pattern matches every
- *   region; with several targets each scheme has a "target" filter (6.6+),
+ * - set_targets() hands the pids to the reader thread (and returns), which
+ *   puts one vaddr target per pid in the context and one DAMOS "stat"
+ *   scheme per target whose access pattern matches every region; with several targets each scheme has a "target" filter (6.6+),
  *   so scheme i's tried regions are exactly target i's. Kernels without
  *   target filters (6.2-6.5) get one kdamond per target. A running kdamond
  *   takes the change online with "commit" where the kernel commits with
@@ -25,12 +25,13 @@
  *
  * Locking. Two mutexes, taken in this order only:
  * - io_lock: whoever talks to the kernel through s->adm holds it, and it
- *   guards targets[]. The reader holds it for a whole round; set_targets()
- *   and the test hooks take it, so they wait for a round in flight (one or
- *   two aggregation intervals). poll() never takes it.
- * - mx: the mailbox (requested, running, ready, stop, the finished round)
- *   and the queue of log lines. Held for a few instructions, never during
- *   I/O. The reader waits on cv for a request.
+ *   guards targets[]. The reader holds it while it applies a target set
+ *   and for a whole round; open(), close() (after the reader stopped) and
+ *   the test hooks are the only others. No op of the loop takes it.
+ * - mx: the mailbox (requested, running, ready, stop, a target set to
+ *   apply, lost, the finished round) and the queue of log lines. Held for a
+ *   few instructions, never during I/O. The reader waits on cv for work,
+ *   damon_src_settle() on idle_cv for the reader.
  * Three round buffers: the reader fills `work` and, under mx, swaps it
  * with `done` (ready); poll() swaps `done` with `mine` under mx and reports
  * from `mine`. So the two threads never touch one buffer at once, also if
@@ -70,7 +71,6 @@ struct round {
 	struct pl_range *r;
 	size_t n, cap;
 	uint64_t errors;	/* failed reads, refused commands */
-	int err;		/* -ENOTRECOVERABLE: DAMON is not ours */
 };
 
 struct log_line {
@@ -92,11 +92,18 @@ struct damon_src {
 	size_t nr_targets;
 
 	pthread_mutex_t mx;
-	pthread_cond_t cv;
+	pthread_cond_t cv;	/* the reader waits for work */
+	pthread_cond_t idle_cv;	/* damon_src_settle() waits for the reader */
 	bool requested;		/* the loop asked for a round */
-	bool running;		/* the reader is in a round */
+	bool running;		/* the reader is at work */
+	bool in_round;		/* ... on a round (not only a target set) */
 	bool ready;		/* a finished round waits in done */
 	bool stop;
+	pid_t *want;		/* a target set to apply (malloc'd), or NULL */
+	size_t nr_want;
+	int apply_err;		/* the last target set's result, for tests */
+	uint64_t apply_errors;	/* target sets that failed, not counted yet */
+	bool lost;		/* the reader found DAMON not ours any more */
 	bool asked;		/* a round was asked for at last_ask_ms */
 	uint64_t last_ask_ms;
 	struct round work;	/* the reader's */
@@ -462,21 +469,33 @@ static int set_targets_locked(struct damon_src *s, const pid_t *pids, size_t n)
 	return err;
 }
 
+/*
+ * Never blocks: the set is copied for the reader, which applies it before
+ * its next round (applying can take a commit, 100-240 ms on 6.2-6.13, and
+ * waits for a round in flight). A later set replaces one not applied yet.
+ * Errors of the apply are logged and counted; a loss of ownership is
+ * returned by the next poll().
+ */
 static int damon_set_targets(void *priv, const pid_t *pids, size_t n)
 {
 	struct damon_src *s = priv;
-	int err;
+	pid_t *v, *old;
 
 	if (s->dead)
 		return -ENOTRECOVERABLE;
-	pthread_mutex_lock(&s->io_lock);
-	err = set_targets_locked(s, pids, n);
-	pthread_mutex_unlock(&s->io_lock);
-	if (err)
-		s->st.errors++;
-	if (err == -ENOTRECOVERABLE)
-		s->dead = true;
-	return err;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (n)
+		memcpy(v, pids, n * sizeof(*v));
+	pthread_mutex_lock(&s->mx);
+	old = s->want;
+	s->want = v;
+	s->nr_want = n;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mx);
+	free(old);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -595,7 +614,6 @@ static void run_round(struct damon_src *s, struct round *w)
 
 	w->n = 0;
 	w->errors = 0;
-	w->err = 0;
 	drop_vanished(s, w);
 	nk = s->per_target ? (uint32_t)s->nr_targets : 1;
 	for (uint32_t k = 0; s->nr_targets && k < nk; k++) {
@@ -609,10 +627,21 @@ static void run_round(struct damon_src *s, struct round *w)
 		if (err && err != -ENOTRECOVERABLE)
 			w->errors++;
 	}
-	if (damon_admin_lost(s->adm)) {
+	if (damon_admin_lost(s->adm))
 		w->n = 0;
-		w->err = -ENOTRECOVERABLE;
-	}
+}
+
+/* Apply the target set the loop handed over (io_lock held). */
+static int apply_wanted(struct damon_src *s, const pid_t *want, size_t n)
+{
+	int err = set_targets_locked(s, want, n);
+
+	pthread_mutex_lock(&s->mx);
+	s->apply_err = err;
+	if (err)
+		s->apply_errors++;
+	pthread_mutex_unlock(&s->mx);
+	return err;
 }
 
 static void *reader_main(void *arg)
@@ -622,28 +651,45 @@ static void *reader_main(void *arg)
 
 	pthread_mutex_lock(&s->mx);
 	for (;;) {
+		bool round;
+		pid_t *want;
+		size_t nr_want;
 		struct round t;
 
-		while (!s->stop && !s->requested)
+		while (!s->stop && !s->requested && !s->want)
 			pthread_cond_wait(&s->cv, &s->mx);
 		if (s->stop)
 			break;
+		want = s->want;
+		nr_want = s->nr_want;
+		s->want = NULL;
+		round = s->requested;
 		s->requested = false;
 		s->running = true;
+		s->in_round = round;
 		pthread_mutex_unlock(&s->mx);
 
 		pthread_mutex_lock(&s->io_lock);
-		run_round(s, &s->work);
+		if (want)
+			apply_wanted(s, want, nr_want);
+		if (round)
+			run_round(s, &s->work);
 		pthread_mutex_unlock(&s->io_lock);
+		free(want);
 
 		pthread_mutex_lock(&s->mx);
-		t = s->done;
-		s->done = s->work;
-		s->work = t;
+		if (round) {
+			t = s->done;
+			s->done = s->work;
+			s->work = t;
+			s->ready = true;
+		}
+		s->lost = damon_admin_lost(s->adm);
 		s->running = false;
-		s->ready = true;
+		s->in_round = false;
+		pthread_cond_broadcast(&s->idle_cv);
 		pthread_mutex_unlock(&s->mx);
-		if (write(s->efd, &one, sizeof(one)) < 0) {
+		if (round && write(s->efd, &one, sizeof(one)) < 0) {
 			/* the counter cannot overflow at one write per round */
 		}
 		pthread_mutex_lock(&s->mx);
@@ -672,12 +718,13 @@ static int report_round(struct damon_src *s, const struct round *d,
 	return ret < 0 ? ret : (int)d->n;
 }
 
-/* Ask the reader for a round if it is idle and one interval passed since
- * the last ask (loop thread). */
+/* Ask the reader for a round if none is in flight or waiting and one
+ * interval passed since the last ask (loop thread). While the reader
+ * applies a target set, the round waits for it. */
 static void ask_round(struct damon_src *s, uint64_t now_ms)
 {
 	pthread_mutex_lock(&s->mx);
-	if (!s->running && !s->requested && !s->ready && !s->dead &&
+	if (!s->in_round && !s->requested && !s->ready && !s->dead &&
 	    (!s->asked || now_ms - s->last_ask_ms >= damon_interval_ms(s))) {
 		s->requested = true;
 		s->asked = true;
@@ -714,19 +761,23 @@ static int damon_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 		s->done = t;
 		s->ready = false;
 		have = !s->dead;
-		lost = have && s->mine.err;
-		if (lost)
-			s->dead = true; /* ask for nothing more */
 	}
+	if (s->lost && !s->dead) {
+		lost = true;
+		s->dead = true; /* ask for nothing more */
+	}
+	s->st.errors += s->apply_errors;
+	s->apply_errors = 0;
 	pthread_mutex_unlock(&s->mx);
 	flush_logs(s);
-	if (have) {
+	if (have)
 		s->st.errors += s->mine.errors;
-		if (lost) {
-			/* once; later polls report nothing and ask for nothing */
-			s->st.errors++;
-			return s->mine.err;
-		}
+	if (lost) {
+		/* once; later polls report nothing and ask for nothing */
+		s->st.errors++;
+		return -ENOTRECOVERABLE;
+	}
+	if (have) {
 		ret = report_round(s, &s->mine, sink);
 		s->mine.n = 0;
 	}
@@ -758,6 +809,8 @@ static void damon_close(void *priv)
 	free(s->work.r);
 	free(s->done.r);
 	free(s->mine.r);
+	free(s->want);
+	pthread_cond_destroy(&s->idle_cv);
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mx);
 	pthread_mutex_destroy(&s->io_lock);
@@ -793,6 +846,7 @@ static struct damon_src *src_new(const struct src_env *env, const struct damon_c
 	pthread_mutex_init(&s->io_lock, NULL);
 	pthread_mutex_init(&s->mx, NULL);
 	pthread_cond_init(&s->cv, NULL);
+	pthread_cond_init(&s->idle_cv, NULL);
 	s->log = env->log;
 	s->log_arg = env->log_arg;
 	s->attrs = (struct damon_ctx_attrs){
@@ -924,6 +978,21 @@ size_t damon_src_targets(void *priv, pid_t *ret, size_t max)
 		ret[i] = s->targets[i];
 	pthread_mutex_unlock(&s->io_lock);
 	return n;
+}
+
+int damon_src_settle(void *priv)
+{
+	struct damon_src *s = priv;
+	int err;
+
+	pthread_mutex_lock(&s->mx);
+	while (s->have_reader && (s->want || s->running || s->requested))
+		pthread_cond_wait(&s->idle_cv, &s->mx);
+	err = s->lost && !s->dead ? -ENOTRECOVERABLE : s->apply_err;
+	s->apply_err = 0;
+	pthread_mutex_unlock(&s->mx);
+	flush_logs(s);
+	return err;
 }
 
 void damon_src_set_busy_wait(void *priv, unsigned int us)

@@ -35,11 +35,20 @@ const struct damon_layout *damon_src_layout(void *priv);
 bool damon_src_per_target_kdamonds(void *priv);
 
 /**
- * damon_src_targets() - the monitored pids in kernel target order. Waits
- * for a round of the reader in flight.
+ * damon_src_targets() - the monitored pids in kernel target order, as the
+ * reader applied them. Waits for a round of the reader in flight.
  * Return: the count; up to @max are copied to @ret.
  */
 size_t damon_src_targets(void *priv, pid_t *ret, size_t max);
+
+/**
+ * damon_src_settle() - wait until the reader applied the last target set
+ * and finished what it was asked (tests and tools: set_targets() returns
+ * before the kernel has the targets).
+ * Return: the result of the last target set (0, or the negative errno of
+ * the apply; -ENOTRECOVERABLE once DAMON is not ours any more).
+ */
+int damon_src_settle(void *priv);
 
 /**
  * damon_src_set_busy_wait() - how long to wait between retries of a write

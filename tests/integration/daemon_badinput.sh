@@ -65,6 +65,8 @@ kill -HUP "$DPID"
 wait_log "reload failed, keeping the old config"
 [ "$(cat "$C/monitoring_attrs/intervals/aggr_us")" = 100000 ] || fail "old damon settings not restored"
 [ "$(cat "$C/targets/0/pid_target")" = 4242 ] || fail "damon restarted without its target after a failed reload"
+# (the source's reader applies the targets; give it up to 5 s)
+for _ in $(seq 100); do [ "$(cat "$C/../../state")" != off ] && break; sleep 0.05; done
 [ "$(cat "$C/../../state")" != off ] || fail "damon restarted without its target after a failed reload (kdamond off)"
 grep -q 'no longer its own' "$T/log" && fail "damon took its own kdamond for someone else's"
 stop

@@ -830,6 +830,15 @@ static int poll_into(void *p, uint64_t now, struct coll *c)
 	return src_damon.ops->poll(p, now, &sink);
 }
 
+/* set_targets() returns at once; the reader applies the set: wait for it
+ * and return its result. */
+static int set_targets_sync(void *p, const pid_t *pids, size_t n)
+{
+	int r = src_damon.ops->set_targets(p, pids, n);
+
+	return r ? r : damon_src_settle(p);
+}
+
 /* Wait up to @ms for the source's fd to become readable. */
 static bool fd_ready(void *p, int ms)
 {
@@ -1115,7 +1124,7 @@ static void test_reports_612(void **state)
 	set_regions(k, 0, 3, 0x1000ULL, 0x3000ULL, 5u, 2u, 0x3000ULL, 0x8000ULL, 0u, 10u,
 		    0x8000ULL, 0x9000ULL, 1u, 0u);
 	set_regions(k, 1, 1, 0x10000ULL, 0x20000ULL, 20u, 7u);
-	assert_int_equal(src_damon.ops->set_targets(p, pids, 2), 0);
+	assert_int_equal(set_targets_sync(p, pids, 2), 0);
 	assert_int_equal(damon_src_targets(p, got, 4), 2);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "100");
@@ -1168,7 +1177,7 @@ static void test_reports_617(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 4u, 1u);
 	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 0u, 9u);
-	assert_int_equal(src_damon.ops->set_targets(p, pids, 2), 0);
+	assert_int_equal(set_targets_sync(p, pids, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/type"), "target");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/allow"), "N");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/filters/nr_filters"), "0");
@@ -1188,11 +1197,11 @@ static void test_targets_change_commit(void **state)
 	char b[64];
 	void *p = fk_open(k);
 
-	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
+	assert_int_equal(set_targets_sync(p, a, 2), 0);
 	assert_int_equal(k->nr_on, 1);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0); /* no change */
+	assert_int_equal(set_targets_sync(p, a, 2), 0); /* no change */
 	assert_int_equal(k->nr_commit, 0);
-	assert_int_equal(src_damon.ops->set_targets(p, b2, 2), 0);
+	assert_int_equal(set_targets_sync(p, b2, 2), 0);
 	assert_int_equal(k->nr_commit, 1);
 	assert_int_equal(k->nr_on, 1);
 	assert_int_equal(k->nr_off, 0);
@@ -1207,18 +1216,18 @@ static void test_targets_change_commit(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/2/end"), "140720308621312");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/1/regions/nr_regions"), "0");
 	/* down to one target: no filter needed */
-	assert_int_equal(src_damon.ops->set_targets(p, b2 + 1, 1), 0);
+	assert_int_equal(set_targets_sync(p, b2 + 1, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/filters/nr_filters"), "0");
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
 	assert_int_equal(got[0], 300);
 	/* none: the kdamond stops */
-	assert_int_equal(src_damon.ops->set_targets(p, NULL, 0), 0);
+	assert_int_equal(set_targets_sync(p, NULL, 0), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
 	/* a pid that does not exist is skipped */
 	{
 		pid_t d[] = { 999, 100 };
 
-		assert_int_equal(src_damon.ops->set_targets(p, d, 2), 0);
+		assert_int_equal(set_targets_sync(p, d, 2), 0);
 		assert_int_equal(damon_src_targets(p, got, 4), 1);
 		assert_int_equal(got[0], 100);
 	}
@@ -1237,10 +1246,10 @@ static void test_targets_602(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 0u, 3u);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
-	assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
+	assert_int_equal(set_targets_sync(p, two, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
@@ -1265,14 +1274,14 @@ static void test_targets_602_change(void **state)
 	char b[64];
 	void *p = fk_open(k);
 
-	assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
+	assert_int_equal(set_targets_sync(p, two, 2), 0);
 	assert_int_equal(k->nr_on, 2);
-	assert_int_equal(src_damon.ops->set_targets(p, swap, 2), 0);
+	assert_int_equal(set_targets_sync(p, swap, 2), 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 3);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "300");
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
-	assert_int_equal(src_damon.ops->set_targets(p, one, 1), 0);
+	assert_int_equal(set_targets_sync(p, one, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
@@ -1293,12 +1302,12 @@ static void test_targets_602_resize_fails(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
-	assert_int_equal(src_damon.ops->set_targets(p, one, 1), 0);
+	assert_int_equal(set_targets_sync(p, one, 1), 0);
 	k->fail_once = "/kdamonds/nr_kdamonds";
-	assert_int_equal(src_damon.ops->set_targets(p, two, 2), -EIO);
+	assert_int_equal(set_targets_sync(p, two, 2), -EIO);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_null(strstr(logbuf, "no longer its own"));
-	assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
+	assert_int_equal(set_targets_sync(p, two, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
 	assert_int_equal(poll_sync(p, 1000, &c), 1);
 	src_damon.ops->close(p);
@@ -1318,8 +1327,8 @@ static void test_targets_606_offon(void **state)
 	assert_string_equal(damon_src_layout(p)->name, "6.6-6.10");
 	assert_false(damon_src_per_target_kdamonds(p));
 	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 7u, 1u);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
-	assert_int_equal(src_damon.ops->set_targets(p, b2, 2), 0);
+	assert_int_equal(set_targets_sync(p, a, 2), 0);
+	assert_int_equal(set_targets_sync(p, b2, 2), 0);
 	assert_int_equal(k->nr_commit, 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 2);
@@ -1340,7 +1349,7 @@ static void test_pid_vanishes(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 9u, 3u);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
+	assert_int_equal(set_targets_sync(p, a, 2), 0);
 	rmrf("%s/100", k->proc);
 	/* the kernel now sees only one target, the former index 1 */
 	k->reg[0][0] = k->reg[1][0];
@@ -1371,7 +1380,7 @@ static void test_tried_not_filled(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 8u, 1u, 0x2000ULL, 0x3000ULL, 0u, 1u);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	k->fill_tried = false;
 	assert_int_equal(poll_sync(p, 5000, &c), 0);
 	k->fill_tried = true;
@@ -1417,7 +1426,7 @@ static void test_kdamond_restart(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	put("off", "%s/kdamonds/0/state", k->admin);
 	assert_int_equal(poll_sync(p, 5000, &c), 1);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
@@ -1478,7 +1487,7 @@ static void test_lost_idle(void **state)
 	assert_non_null(strstr(logbuf, "use the feed source instead"));
 	assert_false(state_file_exists(k)); /* ours, and wrong now */
 	/* from now on: no read that decides anything, no write */
-	assert_int_equal(src_damon.ops->set_targets(p, a, 1), -ENOTRECOVERABLE);
+	assert_int_equal(set_targets_sync(p, a, 1), -ENOTRECOVERABLE);
 	assert_int_equal(poll_into(p, 2, &c), 0);
 	assert_false(fd_ready(p, 50)); /* nothing was asked */
 	src_damon.ops->close(p);
@@ -1524,7 +1533,7 @@ static void test_lost_running(void **state)
 	int writes;
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 2), 0);
+	assert_int_equal(set_targets_sync(p, a, 2), 0);
 	assert_int_equal(poll_sync(p, 1000, &c), 1);
 	/* off, one target of theirs, on again: a new thread pid */
 	put("1", "%s/kdamonds/0/contexts/0/targets/nr_targets", k->admin);
@@ -1572,7 +1581,7 @@ static void test_lost_many_targets(void **state)
 		pids[i] = 1000 + i;
 		fake_proc(k, pids[i], 9000 + (unsigned long long)i);
 	}
-	assert_int_equal(src_damon.ops->set_targets(p, pids, 40), 0);
+	assert_int_equal(set_targets_sync(p, pids, 40), 0);
 	assert_int_equal(poll_sync(p, 1000, &c), 0);
 	/* 86 files checked, at most 64 of them kept open (DAMON_FP_OPEN_MAX) */
 	assert_true(open_fds() - fds <= 64);
@@ -1595,10 +1604,13 @@ static void test_lost_state_file(void **state)
 
 	write_state_file(k, 300, 7000, 0);
 	writes = k->nr_writes;
-	assert_int_equal(src_damon.ops->set_targets(p, a, 1), -ENOTRECOVERABLE);
+	assert_int_equal(set_targets_sync(p, a, 1), -ENOTRECOVERABLE);
 	assert_non_null(strstr(logbuf, "/damon.state now belongs to pghotd pid 300"));
-	assert_int_equal(poll_into(p, 1, &c), 0);
-	assert_false(fd_ready(p, 50)); /* no round asked */
+	/* the next poll says it once, then nothing more is asked */
+	assert_int_equal(poll_into(p, 1, &c), -ENOTRECOVERABLE);
+	assert_int_equal(poll_into(p, 1000, &c), 0);
+	assert_false(fd_ready(p, 50));
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), -ENOTRECOVERABLE);
 	src_damon.ops->close(p);
 	assert_int_equal(k->nr_writes, writes);
 	assert_true(state_file_exists(k)); /* not ours: not removed */
@@ -1639,7 +1651,7 @@ static void test_poll_nonblocking(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	k->gated = true;
 	assert_int_equal(poll_into(p, 10000, &c), 0);
 	gate_wait(k);
@@ -1662,19 +1674,25 @@ static void test_poll_nonblocking(void **state)
 	assert_int_equal(c.r[0].start, 0x1000);
 	/* the fd was drained: it waits for the next round */
 	assert_false(fd_ready(p, 0));
-	/* set_targets() while a round is in flight waits for it, then applies */
+	/* set_targets() while a round is in flight returns at once; the
+	 * reader applies the set after the round */
 	pthread_mutex_lock(&k->gmx);
 	k->gate_open = false;
 	k->in_update = false;
+	k->answered = false;
 	pthread_mutex_unlock(&k->gmx);
 	assert_int_equal(poll_into(p, 10300, &c), 0);
 	gate_wait(k);
-	gate_open(k);
 	{
 		pid_t two[] = { 100, 200 };
 
 		assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
 	}
+	pthread_mutex_lock(&k->gmx);
+	assert_false(k->answered);
+	pthread_mutex_unlock(&k->gmx);
+	gate_open(k);
+	assert_int_equal(damon_src_settle(p), 0);
 	assert_int_equal(damon_src_targets(p, got, 4), 2);
 	assert_true(fd_ready(p, 5000));
 	src_damon.ops->close(p);
@@ -1694,7 +1712,7 @@ static void test_poll_cadence(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	assert_int_equal(poll_into(p, 1000, &c), 0);
 	assert_true(fd_ready(p, 5000));
 	assert_int_equal(poll_into(p, 1100, &c), 1);
@@ -1709,6 +1727,29 @@ static void test_poll_cadence(void **state)
 	fk_free(k);
 }
 
+/* set_targets() returns before the kernel has the targets; a poll right
+ * after it still gets a round with them (the round waits for the set). */
+static void test_set_targets_then_poll(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 }, got[4];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
+	for (int i = 0; i < 20; i++) {
+		pid_t *t = i % 2 ? a : NULL;
+
+		assert_int_equal(src_damon.ops->set_targets(p, t, t ? 1 : 0), 0);
+		c.n = 0;
+		assert_int_equal(poll_sync(p, 1000 + 1000 * (uint64_t)i, &c), t ? 1 : 0);
+		assert_int_equal(damon_src_targets(p, got, 4), t ? 1 : 0);
+	}
+	assert_int_equal(damon_src_settle(p), 0);
+	src_damon.ops->close(p);
+	fk_free(k);
+}
+
 /* close() while the reader waits for the kernel: it waits for the round. */
 static void test_close_during_round(void **state)
 {
@@ -1719,7 +1760,7 @@ static void test_close_during_round(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
-	assert_int_equal(src_damon.ops->set_targets(p, a, 1), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	k->gated = true;
 	assert_int_equal(poll_into(p, 10, &c), 0);
 	gate_wait(k);
@@ -2253,6 +2294,7 @@ int main(void)
 		cmocka_unit_test(test_lost_state_file),
 		cmocka_unit_test(test_poll_nonblocking),
 		cmocka_unit_test(test_poll_cadence),
+		cmocka_unit_test(test_set_targets_then_poll),
 		cmocka_unit_test(test_close_during_round),
 		cmocka_unit_test(test_paddr_migrate_612),
 		cmocka_unit_test(test_paddr_migrate_616),
