@@ -2,6 +2,7 @@
 # file needs no edit here:
 #   src/lib/*.c          -> libpghot (static + shared, pkg-config)
 #   src/core/*.c         -> the pipeline, pghotd's policy (internal static library)
+#   src/sim/*.c          -> the simulator's model (internal static library)
 #   src/linux/*.c        -> the Linux backend (internal static library)
 #   src/cmd/common/*.c   -> code shared by pghotd and pghot
 #   src/cmd/pghotd/*.c   -> build/bin/pghotd
@@ -45,6 +46,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 LIB_SRCS := $(wildcard src/lib/*.c)
 CORE_SRCS := $(wildcard src/core/*.c)
+SIM_SRCS := $(wildcard src/sim/*.c)
 LINUX_SRCS := $(wildcard src/linux/*.c)
 COMMON_SRCS := $(wildcard src/cmd/common/*.c)
 PGHOTD_SRCS := $(wildcard src/cmd/pghotd/*.c)
@@ -56,17 +58,19 @@ BENCH_SRCS := $(wildcard bench/bench_*.c)
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJS := $(call obj,$(LIB_SRCS))
 CORE_OBJS := $(call obj,$(CORE_SRCS))
+SIM_OBJS := $(call obj,$(SIM_SRCS))
 LINUX_OBJS := $(call obj,$(LINUX_SRCS) $(COMMON_SRCS))
 
 LIBA := $(BUILD)/lib/libpghot.a
 LIBSO := $(BUILD)/lib/libpghot.so.0
 LINUXA := $(BUILD)/lib/libpghot-linux.a
 COREA := $(BUILD)/lib/libpghot-core.a
+SIMA := $(BUILD)/lib/libpghot-sim.a
 # pghotd without main(), for tests that drive the daemon
 PGHOTDA := $(BUILD)/lib/libpghotd.a
 PGHOTD_LIB_OBJS := $(call obj,$(filter-out src/cmd/pghotd/main.c,$(PGHOTD_SRCS)))
 # What pghotd, pghot, the tests and the benchmarks link, in link order.
-INTERNAL_LIBS := $(LINUXA) $(COREA) $(LIBA)
+INTERNAL_LIBS := $(LINUXA) $(SIMA) $(COREA) $(LIBA)
 PC := $(BUILD)/lib/pkgconfig/libpghot.pc
 BINS := $(if $(PGHOTD_SRCS),$(BUILD)/bin/pghotd) $(if $(PGHOT_SRCS),$(BUILD)/bin/pghot)
 UNITS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -106,6 +110,9 @@ $(LINUXA): $(LINUX_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 $(COREA): $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+$(SIMA): $(SIM_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 $(PGHOTDA): $(PGHOTD_LIB_OBJS)
@@ -202,6 +209,8 @@ install: all
 	install -m 644 docs/pghotd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 	sed 's|/usr/local/sbin/pghotd|$(PREFIX)/sbin/pghotd|g' packaging/pghotd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/pghotd.service
 	install -m 644 packaging/pghot.conf $(DESTDIR)$(PREFIX)/share/doc/pghot/pghot.conf.example
+	install -d $(DESTDIR)$(PREFIX)/share/pghot/scenarios
+	install -m 644 scenarios/*.scn $(DESTDIR)$(PREFIX)/share/pghot/scenarios/
 
 clean:
 	rm -rf build build-san build-fuzz

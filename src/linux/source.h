@@ -13,7 +13,8 @@
  * Threading: the daemon's loop calls every op from one thread, and no op
  * may block it: poll() returns what is ready now (a source whose kernel
  * interface blocks, as DAMON's update_schemes_tried_regions does, does the
- * blocking part on a thread of its own and signals its fd()).
+ * blocking part on a thread of its own and signals its fd()). A source
+ * calls its callbacks (the sink's, the log) only from that thread too.
  *
  * Adding a source: one file with its ops, its config keys and a struct
  * src_desc, and one line in src_registry[] (src/linux/sources.c).
@@ -107,8 +108,9 @@ struct src_ops {
 	 */
 	int (*set_targets)(void *priv, const pid_t *pids, size_t n);
 	/**
-	 * fd() - a descriptor the daemon polls for input, or -1 if the source
-	 * is driven by its interval only.
+	 * fd() - a descriptor the daemon polls for input (readable: poll()
+	 * has something to hand over), or -1 if the source is driven by its
+	 * interval only.
 	 */
 	int (*fd)(void *priv);
 	/**
