@@ -144,6 +144,4 @@ void stats_foreach(struct daemon *d,
 int stats_write_prometheus(struct daemon *d);
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
 
-/* ctlsrv.c: ctlsrv.h */
-
 #endif
