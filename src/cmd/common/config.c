@@ -84,6 +84,9 @@ static const struct cfg_desc cfg_entries[] = {
 	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH, -1, NULL },
 	{ "system", "run_dir", CFG_STRING, 0, 0, "/run/pghot", "",
 	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH, -1, NULL },
+	{ "system", "kernel_tiering", CFG_CHOICE, 0, 0, "warn", "",
+	  "What to do when the kernel moves pages between tiers too: kernel.numa_balancing not 0 (mode 2 promotes hot lower-tier pages, mode 1 moves pages towards the CPUs that touch them), or /sys/kernel/mm/numa/demotion_enabled true while [demotion] enabled is true. Both knobs are read at start and every 2 s; pghotd never writes them. warn: log a warning naming the knob, at start and when it changes. refuse: do not start, and stop (exit 1) when one is turned on later.",
+	  OFF(kernel_tiering), RT, -1, NULL },
 };
 #undef RT
 #undef PATH
@@ -199,6 +202,19 @@ static const char *desc_help(const struct cfg_desc *d)
 	if (d->type == CFG_TUNABLE && (t = tdesc(d, NULL)))
 		return t->help;
 	return d->help ? d->help : "";
+}
+
+/* The words of a CFG_CHOICE key, NULL-ended, in the order of its enum. */
+static const char *const *choices_of(const struct cfg_desc *d)
+{
+	static const char *const kernel_tiering[] = {
+		[CFG_KERNEL_TIERING_WARN] = "warn",
+		[CFG_KERNEL_TIERING_REFUSE] = "refuse",
+		NULL,
+	};
+	static const char *const none[] = { NULL };
+
+	return !strcmp(d->name, "kernel_tiering") ? kernel_tiering : none;
 }
 
 static void *field(struct pghotd_config *c, const struct cfg_desc *d)
@@ -339,6 +355,20 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 	case CFG_COMMLIST:
 		snprintf(buf, len, "command names of up to 15 characters, space-separated");
 		break;
+	case CFG_CHOICE: {
+		size_t off = 0;
+
+		buf[0] = '\0';
+		for (size_t i = 0; choices_of(d)[i]; i++) {
+			int n = snprintf(buf + off, len - off, "%s%s",
+					 i ? ", " : "", choices_of(d)[i]);
+
+			if (n < 0 || (size_t)n >= len - off)
+				break;
+			off += (size_t)n;
+		}
+		break;
+	}
 	default:
 		snprintf(buf, len, d->flags & CFG_F_PATH ? "absolute path" : "text");
 	}
@@ -537,6 +567,15 @@ static int set_value(struct pghotd_config *c, const char *section,
 		return fail(errbuf, errlen, c, line,
 			    "key '%s': value '%s' not allowed; allowed values: default, precise",
 			    d->name, value);
+	case CFG_CHOICE:
+		for (unsigned int i = 0; choices_of(d)[i]; i++)
+			if (!strcmp(value, choices_of(d)[i])) {
+				*(unsigned int *)f = i;
+				return 0;
+			}
+		return fail(errbuf, errlen, c, line,
+			    "key '%s': value '%s' not allowed; allowed values: %s",
+			    d->name, value, range);
 	case CFG_SOURCES: {
 		uint32_t m;
 
@@ -1053,6 +1092,9 @@ void cfg_format(const struct pghotd_config *c, const struct cfg_desc *d,
 		break;
 	case CFG_MODE:
 		snprintf(buf, len, "%s", mode_names[c->mode]);
+		break;
+	case CFG_CHOICE:
+		snprintf(buf, len, "%s", choices_of(d)[*(const unsigned int *)f]);
 		break;
 	case CFG_SOURCES:
 		for (size_t s = 0; s < src_registry_len; s++)

@@ -56,6 +56,7 @@ struct pghotd_config {
 	char sysfs_root[CFG_PATH_LEN];
 	char procfs_root[CFG_PATH_LEN];
 	char run_dir[CFG_PATH_LEN];
+	unsigned int kernel_tiering;	/* enum cfg_kernel_tiering */
 
 	/* bookkeeping: which engine tunables were given, and where */
 	uint32_t tun_set;		/* bit per pghot_tunable_descs() index */
@@ -77,7 +78,15 @@ enum cfg_type {
 	CFG_PIDLIST,	/* space-separated pids */
 	CFG_COMMLIST,	/* space-separated command names */
 	CFG_TUNABLE,	/* engine tunable: ranges from pghot_tunable_descs() */
+	CFG_CHOICE,	/* one of a key's words (config.c choices_of()),
+			 * stored as its index (unsigned int) */
 	CFG_TYPE_MAX,
+};
+
+/* [system] kernel_tiering: when the kernel promotes or demotes too. */
+enum cfg_kernel_tiering {
+	CFG_KERNEL_TIERING_WARN = 0,	/* a warning naming the knob */
+	CFG_KERNEL_TIERING_REFUSE,	/* no start; a stop if it appears */
 };
 
 /* Entry flags. */

@@ -22,13 +22,18 @@
 #include <pghot/pghot.h>
 
 #include "cmd/common/config.h"
+#include "cmd/pghotd/chores.h"
+#include "cmd/pghotd/coexist.h"
+#include "cmd/pghotd/ctlsrv.h"
+#include "cmd/pghotd/preflight.h"
+#include "cmd/pghotd/target_watch.h"
+#include "cmd/pghotd/thp_rescan.h"
 #include "core/pipeline.h"
 #include "linux/migrator.h"
 #include "linux/source.h"
 #include "linux/targets.h"
 #include "linux/topology.h"
 
-#define CTL_MAX_CLIENTS 16
 #define THP_RANGES_MAX 256	/* THP-backed mappings remembered per target */
 
 /* Command-line values; they override the file. */
@@ -54,13 +59,6 @@ struct daemon_src {
 	void *priv;
 	uint64_t next_ms;
 	struct daemon *daemon;		/* for the sink */
-};
-
-struct ctl_client {
-	int fd;
-	bool greeted;
-	char buf[2048];
-	size_t len;
 };
 
 struct daemon_stats {
@@ -91,8 +89,15 @@ struct daemon {
 	struct daemon_src src[SRC_MAX];
 	int sigfd, ctl_fd;
 	struct ctl_client ctl[CTL_MAX_CLIENTS];
+	struct ctl_stats ctl_st;
 	uint64_t start_ms, next_rescan_ms, next_stats_ms;
 	bool stop, reload;
+	int exit_err;			/* daemon_run()'s result after a stop
+					 * that is an error (negative errno) */
+	struct coexist coexist;		/* coexist.c */
+	struct thp_rescan thp_rescan;	/* thp_rescan.c */
+	struct pid_pins pins;		/* [targets] pids: target_watch.c */
+	char cgroup_gone[CFG_PATH_LEN];	/* the target cgroup said gone, or "" */
 	/* the last daemon_apply(): restart-only keys it did not apply, one
 	 * per line; the last failed reload: its reason (for the ctl client) */
 	char apply_notes[1024];
@@ -138,12 +143,5 @@ void stats_foreach(struct daemon *d,
 		   void *arg);
 int stats_write_prometheus(struct daemon *d);
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
-
-/* ctlsrv.c */
-int ctl_check_free(struct daemon *d);
-int ctl_open(struct daemon *d);
-void ctl_close(struct daemon *d);
-void ctl_accept(struct daemon *d);
-void ctl_handle(struct daemon *d, int i);
 
 #endif
