@@ -28,8 +28,9 @@
 
 #include <stddef.h>
 
+#include "cmd/common/version.h"
+
 #define PGHOT_PROTO_VERSION 2	/* bump the version on any wire change */
-#define PGHOT_VERSION "0.1"	/* of pghot and pghotd (--version) */
 #define PROTO_LINE_MAX 2048
 #define PROTO_BUSY "ERR busy: "
 #define PROTO_IDLE "ERR idle: "
