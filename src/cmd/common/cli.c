@@ -61,11 +61,11 @@ void cli_near_add(struct cli_near *n, const char *cand)
 	d = cli_edit_distance(n->word, cand);
 	if (d < n->dist) {
 		n->dist = d;
-		n->best = cand;
+		snprintf(n->best, sizeof(n->best), "%s", cand);
 	}
 	if (wl >= 3 && !strncasecmp(cand, n->word, wl)) {
 		n->nr_prefix++;
-		n->prefix = cand;
+		snprintf(n->prefix, sizeof(n->prefix), "%s", cand);
 	}
 }
 
@@ -74,7 +74,7 @@ const char *cli_near_best(const struct cli_near *n)
 	size_t wl = strlen(n->word);
 	unsigned int max = wl <= 4 ? 1 : wl <= 8 ? 2 : 3;
 
-	if (n->best && n->dist <= max)
+	if (n->best[0] && n->dist <= max)
 		return n->best;
 	return n->nr_prefix == 1 ? n->prefix : NULL;
 }

@@ -24,17 +24,17 @@
  * time (from a table, a list of options, a registry). */
 struct cli_near {
 	const char *word;	/* what was typed; borrowed */
-	const char *best;	/* closest candidate so far; borrowed, or NULL */
+	char best[128];		/* closest candidate so far, or "" */
 	unsigned int dist;	/* its distance */
 	unsigned int nr_prefix;	/* candidates that @word is a prefix of */
-	const char *prefix;	/* the last of them */
+	char prefix[128];	/* the last of them */
 };
 
 /** cli_near_init() - start looking for the candidate nearest @word. */
 void cli_near_init(struct cli_near *n, const char *word);
 
-/** cli_near_add() - offer candidate @cand (borrowed until the last use of
- * @n). NULL or an empty @cand is ignored. */
+/** cli_near_add() - offer candidate @cand (copied if kept, cut to 127
+ * bytes). NULL or an empty @cand is ignored. */
 void cli_near_add(struct cli_near *n, const char *cand);
 
 /**

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "cmd/common/log.h"
 #include "cmd/pghot/bench.h"
 
 struct kv_slot {
@@ -72,7 +73,7 @@ static int kv_setup(struct bench_run *run)
 
 	kv = calloc(1, sizeof(*kv));
 	if (!kv) {
-		fprintf(stderr, "pghot bench kv: out of memory\n");
+		log_err("out of memory");
 		return -1;
 	}
 	kv->nkeys = n;
@@ -86,7 +87,7 @@ static int kv_setup(struct bench_run *run)
 		return -1;
 	kv->slot_of = malloc(n * sizeof(*kv->slot_of));
 	if (!kv->slot_of) {
-		fprintf(stderr, "pghot bench kv: out of memory for %llu keys\n", (unsigned long long)n);
+		log_err("out of memory for %llu keys", (unsigned long long)n);
 		return -1;
 	}
 	memset(kv->index, 0, kv->index_mask * sizeof(*kv->index));
@@ -139,7 +140,7 @@ static int kv_setup(struct bench_run *run)
 	}
 	for (uint64_t k = 0; k < hot_keys; k++)
 		run->class[kv->slot_of[k] * o->value_bytes / BENCH_PAGE] = BENCH_HOT;
-	fprintf(stderr, "pghot bench kv: %llu keys, %llu hot keys, index %zu KiB\n",
+	log_info("%llu keys, %llu hot keys, index %zu KiB",
 		(unsigned long long)n, (unsigned long long)hot_keys,
 		(size_t)((kv->index_mask + 1) * sizeof(*kv->index)) >> 10);
 	free(kv->slot_of);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cmd/common/log.h"
 #include "cmd/pghot/bench.h"
 
 struct micro {
@@ -34,12 +35,12 @@ static int micro_setup(struct bench_run *run)
 	struct micro *m;
 
 	if (o->hot_offset_bytes + o->hot_bytes > o->size_bytes) {
-		fprintf(stderr, "pghot bench micro: hot part beyond the area (--hot-offset + --hot > --size)\n");
+		log_err("hot part beyond the area (--hot-offset + --hot > --size)");
 		return -1;
 	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
-		fprintf(stderr, "pghot bench micro: out of memory\n");
+		log_err("out of memory");
 		return -1;
 	}
 	if (bench_area_alloc(run, o->size_bytes))
