@@ -22,6 +22,12 @@
 #                 FUZZ_RUNS inputs; prints each target's inputs run and result
 
 BUILD ?= build
+# make install: PREFIX for programs, library, man pages and the systemd
+# unit; SYSCONFDIR for /etc/pghot/pghot.conf (not under PREFIX: the unit
+# and the docs name /etc/pghot); DESTDIR to stage it all in another tree.
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 CC ?= cc
 SAN ?= 0
 PKGS := inih numa libcjson libsystemd
@@ -78,7 +84,7 @@ BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%-replay,$(FUZZ_SRCS))
 
 .PHONY: all deps deps-check check check-unit check-integration check-fuzz check-vm check-san \
-	bench demo demo-all fuzz clean install
+	bench demo demo-all fuzz clean install uninstall FORCE
 all: deps-check $(LIBA) $(LIBSO) $(PC) $(BINS) $(UNITS) $(BENCHES) $(FUZZ_REPLAY)
 
 # Objects of tests and benchmarks are intermediates of a single rule each;
@@ -92,6 +98,15 @@ deps-check:
 	@scripts/install-deps --check build
 
 $(BUILD)/obj/src/linux/%.o $(BUILD)/obj/src/cmd/%.o: ALL_CFLAGS += $(PKG_CFLAGS)
+# Where make install puts the config, for pghotd's help and messages: a
+# header rewritten only when SYSCONFDIR changes, so that its users rebuild.
+$(BUILD)/obj/src/cmd/%.o: ALL_CFLAGS += -I$(BUILD)/gen
+$(call obj,$(COMMON_SRCS) $(PGHOTD_SRCS) $(PGHOT_SRCS)): | $(BUILD)/gen/pghot_paths.h
+$(BUILD)/gen/pghot_paths.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define PGHOT_SYSCONFDIR "%s"\n' '$(SYSCONFDIR)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+FORCE:
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
