@@ -22,6 +22,7 @@ finish() {	# finish ok|fail [reason...]
 	[ -n "${BPID:-}" ] && kill -9 "$BPID" 2>/dev/null
 	[ -n "${DPID:-}" ] && kill -9 "$DPID" 2>/dev/null
 	[ -n "${KPID:-}" ] && kill "$KPID" 2>/dev/null
+	[ -n "${GPID:-}" ] && kill "$GPID" 2>/dev/null
 	if [ "$st" = fail ]; then
 		say "case.reason=$*"
 		for f in /tmp/bench.err /tmp/pghotd.log; do
@@ -181,6 +182,41 @@ kd_ticks() { cat /tmp/kdticks.* 2>/dev/null | awk '{ s += $1 } END { print s + 0
 kd_sampler &
 KPID=$!
 
+# Diagnostics of pghotd's damon source (why coverage stalls, when it does):
+# every 5 s its kdamond's state and the regions pghotd last had the kernel
+# fill (count, how many and how many bytes seen accessed, the largest
+# nr_accesses) with the source's counters; 3 s before the workload ends
+# every such region. Read only: pghotd owns the kdamond and its files.
+TR=/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/tried_regions
+diag_regions() {	# one line per tried region: index start end nr_accesses age
+	# builtins only (no fork per file); pghotd refills the folder every
+	# aggregation, so a region that vanishes midway is skipped
+	for d in $TR/[0-9]*; do
+		read a < $d/start && read b < $d/end && read n < $d/nr_accesses &&
+			read g < $d/age && echo "${d##*/} $a $b $n $g"
+	done 2>/dev/null
+}
+diag_sampler() {
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	while :; do
+		sleep 5
+		t=$(awk -v t0=$t0 '{ printf "%.1f", $1 - t0 }' /proc/uptime)
+		K=/sys/kernel/mm/damon/admin/kdamonds/0
+		sum=$(diag_regions | awk '{ n++; b += $3 - $2; if ($4 > 0) { h++; hb += $3 - $2 } if ($4 > m) m = $4 }
+			END { printf "tried=%d tried_mib=%.0f accessed=%d accessed_mib=%.1f max_nr_accesses=%d", n, b / 1048576, h, hb / 1048576, m }')
+		cnt=$(grep -E '^pghot_(source_damon_(reports|errors)|pages_reported|pages_looked_up|query_syscalls|pgpromote_success) ' /tmp/pghot.prom 2>/dev/null |
+			awk '{ sub(/^pghot_/, "", $1); printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }')
+		say "diag.t=$t kdamond=$(cat $K/state 2>/dev/null)/$(cat $K/pid 2>/dev/null) target_regions=$(cat $K/contexts/0/targets/0/regions/nr_regions 2>/dev/null) $sum $cnt" >> /tmp/diag.out
+	done
+}
+if [ "$CASE" = pghotd ]; then
+	diag_sampler &
+	GPID=$!
+	( sleep $(awk -v s=$SECS 'BEGIN { print (s > 6 ? s - 3 : s / 2) }')
+	  diag_regions | sed 's/^/diag.region=/' > /tmp/diag.regions
+	  grep -v '^ *$' /proc/$BPID/maps | sed 's/^/diag.maps=/' >> /tmp/diag.regions ) &
+fi
+
 kill -USR1 $BPID
 # stream the timeline to the console as it comes (the host sees progress)
 tail -f /tmp/bench.out 2>/dev/null | awk '/^bench.tl/ { print; fflush() }' &
@@ -233,6 +269,8 @@ pghotd)
 	if kill -0 $DPID 2>/dev/null; then
 		finish fail "pghotd did not exit within 10 s of SIGTERM"
 	fi
+	kill $GPID 2>/dev/null
+	cat /tmp/diag.out /tmp/diag.regions 2>/dev/null
 	wait $DPID; say "pghotd.exit_status=$?"
 	DPID=
 	prom=$(sed -n 's/^prometheus_file *= *//p' /etc/pghot.conf | tr -d ' ')
@@ -241,7 +279,7 @@ pghotd)
 	else
 		say "pghotd.prom_missing=$prom"
 	fi
-	sed 's/^/pghotd.log: /' /tmp/pghotd.log | tail -n 20
+	sed 's/^/pghotd.log: /' /tmp/pghotd.log | tail -n 40
 	;;
 esac
 finish ok

@@ -1,21 +1,28 @@
 #!/bin/bash
 # Boot the test-bed guest for one case of one scenario and collect its result.
-#   tools/vm/run-case.sh SCENARIO CASE [OUTDIR]       (OUTDIR default build/demo)
-# Writes OUTDIR/SCENARIO-CASE.log (the whole serial console) and, on success,
-# OUTDIR/SCENARIO-CASE.res (the lines between the result markers). Exit 0 ok,
-# 1 the case failed (reason and the console tail on stderr), 77 no kernel.
+#   tools/vm/run-case.sh SCENARIO CASE [OUTDIR [REPEAT]]  (OUTDIR default build/demo)
+# Writes OUTDIR/NAME.log (the whole serial console) and, on success,
+# OUTDIR/NAME.res (the lines between the result markers), or OUTDIR/NAME.fail
+# (why not); NAME is SCENARIO-CASE, or SCENARIO-CASE.rREPEAT when REPEAT (the
+# number of this run of the case, 1..) is given. Exit 0 ok, 1 the case failed
+# (reason and the console tail on stderr), 77 no kernel.
 # Environment: PGHOT_CACHE (kernel cache), PGHOT_VM_* (see scenarios.sh),
 # PGHOT_VM_TIMEOUT (seconds for the whole boot; default SECS + 150),
 # PGHOT_VM_INITRD (a prebuilt base initramfs; default: built here).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tools/vm/scenarios.sh"
-SCENARIO=${1:?usage: run-case.sh SCENARIO CASE [OUTDIR]}
-CASE=${2:?usage: run-case.sh SCENARIO CASE [OUTDIR]}
+SCENARIO=${1:?usage: run-case.sh SCENARIO CASE [OUTDIR [REPEAT]]}
+CASE=${2:?usage: run-case.sh SCENARIO CASE [OUTDIR [REPEAT]]}
 OUT=${3:-$ROOT/build/demo}
+REPEAT=${4:-}
+case $REPEAT in
+''|[1-9]|[1-9][0-9]) ;;
+*) echo "run-case: REPEAT '$REPEAT': want a number in 1..99" >&2; exit 2 ;;
+esac
 mkdir -p "$OUT"
 scenario_env "$SCENARIO" "$CASE" || exit 2
-NAME=$SCENARIO-$CASE
+NAME=$SCENARIO-$CASE${REPEAT:+.r$REPEAT}
 LOG=$OUT/$NAME.log
 RES=$OUT/$NAME.res
 rm -f "$LOG" "$RES" "$OUT/$NAME.fail"
@@ -109,6 +116,8 @@ if grep -q '^@@PGHOT-RESULT-END status=ok' "$W/console"; then
 	sed -n '/^@@PGHOT-RESULT-BEGIN/,/^@@PGHOT-RESULT-END/p' "$W/console" |
 		grep -v '^@@' > "$RES.tmp"
 	echo "case.wall_s=$elapsed" >> "$RES.tmp"
+	echo "case.repeat=${REPEAT:-1}" >> "$RES.tmp"
+	[ "$CASE" = pghotd ] && echo "case.pghotd_conf_file=${PGHOTD_CONF#$ROOT/}" >> "$RES.tmp"
 	mv "$RES.tmp" "$RES"
 	echo "== $NAME: ok in ${elapsed} s" >&2
 	exit 0
