@@ -35,10 +35,17 @@ for s in $SCEN; do
 	awk -F'\t' -v dir="$W" -v s="$s" 'NF >= 4 { c = $1; f = dir "/" s "." c ".dat"; print c " " $2 > (dir "/" s ".cases"); print $4 > f; next }
 		{ print > f }' "$W/$s.all"
 	title=$(jq -r --arg s "$s" '"\($s): pghot bench \(.scenarios[$s].bench)   (\(.meta.date), \(.meta.commit), \(if .meta.repeats > 1 then "median run of \(.meta.repeats)" else "one run" end))"' "$RES")
+	color() {	# the same colour for a case in every picture
+		case $1 in
+		numab0) echo "#808080" ;; numab2) echo "#1b9e77" ;; damon) echo "#d95f02" ;;
+		pghotd) echo "#3060c0" ;; *) echo "#000000" ;;
+		esac
+	}
 	plot() {	# column of the data file
 		local sep="" c r
 		while read -r c r; do
-			printf '%s"%s" using 1:%d with lines lw 2 title "%s"' "$sep" "$W/$s.$c.dat" "$1" "$c"
+			printf '%s"%s" using 1:%d with lines lw 2 lc rgb "%s" title "%s"' "$sep" \
+				"$W/$s.$c.dat" "$1" "$(color "$c")" "$c"
 			sep=", "
 		done < "$W/$s.cases"
 		echo
