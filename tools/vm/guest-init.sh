@@ -23,6 +23,7 @@ finish() {	# finish ok|fail [reason...]
 	[ -n "${DPID:-}" ] && kill -9 "$DPID" 2>/dev/null
 	[ -n "${KPID:-}" ] && kill "$KPID" 2>/dev/null
 	[ -n "${GPID:-}" ] && kill "$GPID" 2>/dev/null
+	[ -n "${FPID:-}" ] && kill "$FPID" 2>/dev/null
 	if [ "$st" = fail ]; then
 		say "case.reason=$*"
 		for f in /tmp/bench.err /tmp/pghotd.log; do
@@ -62,7 +63,24 @@ echo 0 > /proc/sys/kernel/numa_balancing
 echo "$DEMOTION" > /sys/kernel/mm/numa/demotion_enabled
 say "case.thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 
-/bin/pghot bench $BENCH_ARGS -d "$SECS" --wait-start > /tmp/bench.out 2> /tmp/bench.err &
+# Experiments on the guest's scheduling (diagnostics, off by default):
+# PIN_BENCH=N runs the workload on vCPU N and everything else (this shell
+# and its children, pghotd, kdamonds) on the other one; TLB_FLUSH_MS=M
+# wakes a shell on the workload's vCPU every M ms, so that the vCPU switches
+# to another process (a CR3 write: QEMU's TCG then drops its software TLB).
+ON=
+if [ -n "$PIN_BENCH" ]; then
+	OTHER=$((1 - PIN_BENCH))
+	taskset -p -c $OTHER $$ >/dev/null
+	ON="taskset -c $PIN_BENCH"
+	say "case.pin=workload on cpu $PIN_BENCH, the rest on cpu $OTHER"
+fi
+if [ -n "$TLB_FLUSH_MS" ]; then
+	taskset -c ${PIN_BENCH:-0} sh -c "while :; do usleep $((TLB_FLUSH_MS * 1000)); done" &
+	FPID=$!
+	say "case.tlb_flusher=every $TLB_FLUSH_MS ms on cpu ${PIN_BENCH:-0}"
+fi
+$ON /bin/pghot bench $BENCH_ARGS -d "$SECS" --wait-start > /tmp/bench.out 2> /tmp/bench.err &
 BPID=$!
 i=0
 while ! grep -q '^bench.ready' /tmp/bench.out 2>/dev/null; do
@@ -174,6 +192,8 @@ kd_sampler() {
 			[ -n "$p" ] && [ "$p" -gt 0 ] 2>/dev/null || continue
 			x=$(ticks $p)
 			[ -n "$x" ] && echo "$x" > /tmp/kdticks.$p
+			[ -n "$PIN_BENCH" ] && [ ! -e /tmp/kdpinned.$p ] &&
+				taskset -p -c $OTHER $p >/dev/null 2>&1 && : > /tmp/kdpinned.$p
 		done
 		sleep 0.5
 	done
@@ -196,6 +216,22 @@ diag_regions() {	# one line per tried region: index start end nr_accesses age
 			read g < $d/age && echo "${d##*/} $a $b $n $g"
 	done 2>/dev/null
 }
+# where the workload's threads, pghotd and the kdamond last ran (vCPU), the
+# threads' context switches, and the TLB shootdown IPIs per vCPU
+diag_sched() {
+	for t in /proc/$BPID/task/*; do
+		[ -r $t/stat ] || continue
+		set -- $(sed 's/.*) //' $t/stat)
+		printf 'bench_%s=cpu%s,' ${t##*/} ${37}
+		awk '/^voluntary_ctxt/ { v = $2 } /^nonvoluntary_ctxt/ { n = $2 } END { printf "vcs%d,nvcs%d ", v, n }' $t/status
+	done
+	for p in ${DPID:-} $(cat /sys/kernel/mm/damon/admin/kdamonds/0/pid 2>/dev/null); do
+		[ "$p" -gt 0 ] 2>/dev/null && [ -r /proc/$p/stat ] || continue
+		set -- $(sed 's/.*) //' /proc/$p/stat)
+		printf '%s=cpu%s ' "$(cut -c1-12 /proc/$p/comm)" ${37}
+	done
+	awk '/TLB shootdowns/ { printf "tlb_shootdowns=%s/%s", $2, $3 }' /proc/interrupts
+}
 diag_sampler() {
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	while :; do
@@ -206,7 +242,7 @@ diag_sampler() {
 			END { printf "tried=%d tried_mib=%.0f accessed=%d accessed_mib=%.1f max_nr_accesses=%d", n, b / 1048576, h, hb / 1048576, m }')
 		cnt=$(grep -E '^pghot_(source_damon_(reports|errors)|pages_reported|pages_looked_up|query_syscalls|pgpromote_success) ' /tmp/pghot.prom 2>/dev/null |
 			awk '{ sub(/^pghot_/, "", $1); printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }')
-		say "diag.t=$t kdamond=$(cat $K/state 2>/dev/null)/$(cat $K/pid 2>/dev/null) target_regions=$(cat $K/contexts/0/targets/0/regions/nr_regions 2>/dev/null) $sum $cnt" >> /tmp/diag.out
+		say "diag.t=$t kdamond=$(cat $K/state 2>/dev/null)/$(cat $K/pid 2>/dev/null) target_regions=$(cat $K/contexts/0/targets/0/regions/nr_regions 2>/dev/null) $sum $cnt $(diag_sched)" >> /tmp/diag.out
 	done
 }
 if [ "$CASE" = pghotd ]; then
