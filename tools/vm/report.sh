@@ -4,7 +4,8 @@
 # Reads DIR/SCENARIO-CASE.rN.res (or .fail; SCENARIO-CASE.res counts as run 1)
 # of the scenarios named (default: every scenario found) and DIR/run.env
 # (written by demo.sh: date, commit, repeats), and writes DIR/results.json:
-#   {"meta": {"date", "commit", "kernel", "repeats", "host", "wall_s"},
+#   {"meta": {"date", "commit", "kernel", "repeats", "host", "wall_s",
+#     "cases": [every case found, in the test bed's order]},
 #    "scenarios": {SCENARIO: {"bench": "pghot bench arguments", "secs", "thp",
 #      "cases": {CASE: {"config": {...}, "runs", "failed",
 #        "median": {FIGURE: v, "vmstat": {...}, "pghotd": {...}, "damon": {...}},
@@ -184,7 +185,8 @@ rows($runs) as $r | rows($confs) as $cf |
 ($r | map(select(.s == "META")) | .[0].v) as $meta |
 ($r | map(select(.s != "META"))) as $all |
 ($order | split(" ") | map(select(length > 0))) as $scen |
-{meta: ($meta + {kernel: ($cf | map(.v.kernel) | map(select(. != "")) | .[0])}),
+{meta: ($meta + {kernel: ($cf | map(.v.kernel) | map(select(. != "")) | .[0]),
+	cases: ($cases | split(" ") | map(select(. as $c | $all | any(.c == $c))))}),
  scenarios: (reduce $scen[] as $s ({};
 	($all | map(select(.s == $s))) as $sr |
 	($sr | map(select(.c == "numab0") | .v | select(.error | not) | .workload_sys_s) | med) as $base |
