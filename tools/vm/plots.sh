@@ -34,7 +34,8 @@ for s in $SCEN; do
 	# split into one data file per case
 	awk -F'\t' -v dir="$W" -v s="$s" 'NF >= 4 { c = $1; f = dir "/" s "." c ".dat"; print c " " $2 > (dir "/" s ".cases"); print $4 > f; next }
 		{ print > f }' "$W/$s.all"
-	title=$(jq -r --arg s "$s" '"\($s): pghot bench \(.scenarios[$s].bench)   (\(.meta.date), \(.meta.commit), \(if .meta.repeats > 1 then "median run of \(.meta.repeats)" else "one run" end))"' "$RES")
+	# two lines: what ran, then when and from which commit
+	title=$(jq -r --arg s "$s" '"\($s): pghot bench \(.scenarios[$s].bench)\\n\(.meta.date), commit \(.meta.commit), kernel \(.meta.kernel), \(if .meta.repeats > 1 then "the median run of \(.meta.repeats) per case" else "one run per case" end)"' "$RES")
 	color() {	# the same colour for a case in every picture
 		case $1 in
 		numab0) echo "#808080" ;; numab2) echo "#1b9e77" ;; damon) echo "#d95f02" ;;
@@ -56,11 +57,16 @@ for s in $SCEN; do
 	set multiplot layout 2,1 title "$(echo "$title" | sed 's/"/\\"/g')" font ",9"
 	set grid
 	set yrange [0:100]
-	set key bottom right
+	set xrange [0:*]
+	set autoscale xfixmax
+	set key at screen 0.99, screen 0.88 right top
+	set lmargin at screen 0.09
+	set rmargin at screen 0.84
 	set ylabel "DRAM access share (%)"
 	set xlabel ""
 	plot $(plot 2)
 	set ylabel "hot set on DRAM (%)"
+	unset key
 	set xlabel "time since the workload started (s)"
 	plot $(plot 3)
 	unset multiplot
