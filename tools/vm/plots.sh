@@ -35,7 +35,7 @@ for s in $SCEN; do
 	awk -F'\t' -v dir="$W" -v s="$s" 'NF >= 4 { c = $1; f = dir "/" s "." c ".dat"; print c " " $2 > (dir "/" s ".cases"); print $4 > f; next }
 		{ print > f }' "$W/$s.all"
 	# two lines: what ran, then when and from which commit
-	title=$(jq -r --arg s "$s" '"\($s): pghot bench \(.scenarios[$s].bench)\\n\(.meta.date), commit \(.meta.commit), kernel \(.meta.kernel), \(if .meta.repeats > 1 then "the median run of \(.meta.repeats) per case" else "one run per case" end)"' "$RES")
+	title=$(jq -r --arg s "$s" '"\($s): pghot bench \(.scenarios[$s].bench)\\n\(.meta.date), commit \(.meta.commit), kernel \(.meta.kernel), \([.scenarios[$s].cases[].runs] | max | if . > 1 then "the median run of \(.) per case" else "one run per case" end)"' "$RES")
 	color() {	# the same colour for a case in every picture
 		case $1 in
 		numab0) echo "#808080" ;; numab2) echo "#1b9e77" ;; damon) echo "#d95f02" ;;

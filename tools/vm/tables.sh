@@ -82,7 +82,10 @@ def main_counters: [["pgpromote_success", ["vmstat", "pgpromote_success"], "int"
 	["pgdemote_kswapd", ["vmstat", "pgdemote_kswapd"], "int"],
 	["pghotd: pghot_pgpromote_success", ["pghotd", "pghot_pgpromote_success"], "int"],
 	["pghotd: pghot_pgdemote_success", ["pghotd", "pghot_pgdemote_success"], "int"]];
-def runs_note: if .meta.repeats > 1 then "median of \(.meta.repeats) runs (min–max)" else "one run" end;
+# how many runs the medians are of (a run cut short has fewer than asked)
+def runs_note: [.scenarios[].cases[].runs] as $r | ($r | min) as $lo | ($r | max) as $hi |
+	if $hi > 1 then "median of \(if $lo == $hi then $hi else "\($lo) to \($hi)" end) runs (min–max)"
+	else "one run" end;
 def cases($sc): $sc.cases | keys_unsorted;
 def allcases: .meta.cases;
 '
