@@ -23,7 +23,7 @@ finish() {	# finish ok|fail [reason...]
 	[ -n "${DPID:-}" ] && kill -9 "$DPID" 2>/dev/null
 	[ -n "${KPID:-}" ] && kill "$KPID" 2>/dev/null
 	[ -n "${GPID:-}" ] && kill "$GPID" 2>/dev/null
-	[ -n "${FPID:-}" ] && kill "$FPID" 2>/dev/null
+	[ -n "${FPID:-}" ] && kill $FPID 2>/dev/null
 	if [ "$st" = fail ]; then
 		say "case.reason=$*"
 		for f in /tmp/bench.err /tmp/pghotd.log; do
@@ -66,8 +66,10 @@ say "case.thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 # Experiments on the guest's scheduling (diagnostics, off by default):
 # PIN_BENCH=N runs the workload on vCPU N and everything else (this shell
 # and its children, pghotd, kdamonds) on the other one; TLB_FLUSH_MS=M
-# wakes a shell on the workload's vCPU every M ms, so that the vCPU switches
-# to another process (a CR3 write: QEMU's TCG then drops its software TLB).
+# wakes a shell on the workload's vCPU (on every vCPU when not pinned) every
+# M ms, so that the vCPU switches to another process (a CR3 write: QEMU's
+# TCG then drops its software TLB, as a real TLB too small for the working
+# set would lose its entries).
 ON=
 if [ -n "$PIN_BENCH" ]; then
 	OTHER=$((1 - PIN_BENCH))
@@ -76,9 +78,13 @@ if [ -n "$PIN_BENCH" ]; then
 	say "case.pin=workload on cpu $PIN_BENCH, the rest on cpu $OTHER"
 fi
 if [ -n "$TLB_FLUSH_MS" ]; then
-	taskset -c ${PIN_BENCH:-0} sh -c "while :; do usleep $((TLB_FLUSH_MS * 1000)); done" &
-	FPID=$!
-	say "case.tlb_flusher=every $TLB_FLUSH_MS ms on cpu ${PIN_BENCH:-0}"
+	# on the workload's vCPU, or on each when it is not pinned
+	FPID=
+	for c in ${PIN_BENCH:-$(seq 0 $(($(nproc) - 1)))}; do
+		taskset -c $c sh -c "while :; do usleep $((TLB_FLUSH_MS * 1000)); done" &
+		FPID="$FPID $!"
+	done
+	say "case.tlb_flusher=every $TLB_FLUSH_MS ms on cpu ${PIN_BENCH:-$(seq -s, 0 $(($(nproc) - 1)))}"
 fi
 $ON /bin/pghot bench $BENCH_ARGS -d "$SECS" --wait-start > /tmp/bench.out 2> /tmp/bench.err &
 BPID=$!
