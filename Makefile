@@ -1,6 +1,8 @@
 # pghot: the stable front door. Sources are found by directory, so adding a
 # file needs no edit here:
 #   src/lib/*.c          -> libpghot (static + shared, pkg-config)
+#   src/core/*.c         -> the pipeline, pghotd's policy (internal static library)
+#   src/sim/*.c          -> the simulator's model (internal static library)
 #   src/linux/*.c        -> the Linux backend (internal static library)
 #   src/cmd/common/*.c   -> code shared by pghotd and pghot
 #   src/cmd/pghotd/*.c   -> build/bin/pghotd
@@ -18,7 +20,8 @@
 # make demo-all   every scenario, every case (REPEAT=N: N runs each)
 # make tables     rewrite the generated tables of README.md and docs/testbed.md
 #                 from build/demo/results.json
-# make fuzz       run each fuzz target for FUZZ_SECONDS (default 20)
+# make fuzz       run each fuzz target for FUZZ_SECONDS (default 20) or
+#                 FUZZ_RUNS inputs; prints each target's inputs run and result
 
 BUILD ?= build
 CC ?= cc
@@ -44,6 +47,8 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 LIB_SRCS := $(wildcard src/lib/*.c)
+CORE_SRCS := $(wildcard src/core/*.c)
+SIM_SRCS := $(wildcard src/sim/*.c)
 LINUX_SRCS := $(wildcard src/linux/*.c)
 COMMON_SRCS := $(wildcard src/cmd/common/*.c)
 PGHOTD_SRCS := $(wildcard src/cmd/pghotd/*.c)
@@ -54,11 +59,20 @@ BENCH_SRCS := $(wildcard bench/bench_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJS := $(call obj,$(LIB_SRCS))
+CORE_OBJS := $(call obj,$(CORE_SRCS))
+SIM_OBJS := $(call obj,$(SIM_SRCS))
 LINUX_OBJS := $(call obj,$(LINUX_SRCS) $(COMMON_SRCS))
 
 LIBA := $(BUILD)/lib/libpghot.a
 LIBSO := $(BUILD)/lib/libpghot.so.0
 LINUXA := $(BUILD)/lib/libpghot-linux.a
+COREA := $(BUILD)/lib/libpghot-core.a
+SIMA := $(BUILD)/lib/libpghot-sim.a
+# pghotd without main(), for tests that drive the daemon
+PGHOTDA := $(BUILD)/lib/libpghotd.a
+PGHOTD_LIB_OBJS := $(call obj,$(filter-out src/cmd/pghotd/main.c,$(PGHOTD_SRCS)))
+# What pghotd, pghot, the tests and the benchmarks link, in link order.
+INTERNAL_LIBS := $(LINUXA) $(SIMA) $(COREA) $(LIBA)
 PC := $(BUILD)/lib/pkgconfig/libpghot.pc
 BINS := $(if $(PGHOTD_SRCS),$(BUILD)/bin/pghotd) $(if $(PGHOT_SRCS),$(BUILD)/bin/pghot)
 UNITS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -88,34 +102,44 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/obj/src/lib/%.o: ALL_CFLAGS += -fvisibility=hidden
 $(LIBA): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
-$(LIBSO): $(LIB_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBSO): $(LIB_OBJS) src/lib/libpghot.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libpghot.so.0 $(LDFLAGS) -o $@ $^
+	$(CC) -shared -Wl,-soname,libpghot.so.0 -Wl,--version-script=src/lib/libpghot.map \
+		$(LDFLAGS) -o $@ $(LIB_OBJS)
 	ln -sf libpghot.so.0 $(BUILD)/lib/libpghot.so
 $(LINUXA): $(LINUX_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
+$(COREA): $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+$(SIMA): $(SIM_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+$(PGHOTDA): $(PGHOTD_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
 $(PC): packaging/libpghot.pc.in
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(CURDIR)/$(BUILD)|' -e 's|^includedir=.*|includedir=$(CURDIR)/include|' $< > $@
 
-$(BUILD)/bin/pghotd: $(call obj,$(PGHOTD_SRCS)) $(LINUXA) $(LIBA)
+$(BUILD)/bin/pghotd: $(call obj,$(PGHOTD_SRCS)) $(INTERNAL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
-$(BUILD)/bin/pghot: $(call obj,$(PGHOT_SRCS)) $(LINUXA) $(LIBA)
+$(BUILD)/bin/pghot: $(call obj,$(PGHOT_SRCS)) $(INTERNAL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
 
 $(BUILD)/obj/tests/%.o $(BUILD)/obj/bench/%.o: ALL_CFLAGS += $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null)
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LINUXA) $(LIBA)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(PGHOTDA) $(INTERNAL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lpthread -lm
-$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LINUXA) $(LIBA)
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(INTERNAL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
 # Fuzz targets replayed over their corpus with a small driver (any compiler).
-$(BUILD)/fuzz/%-replay: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/replay_main.o $(LINUXA) $(LIBA)
+$(BUILD)/fuzz/%-replay: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/replay_main.o $(INTERNAL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
 $(BUILD)/obj/tests/fuzz/replay_main.o: tests/fuzz/replay_main.inc
@@ -160,9 +184,14 @@ demo-all:
 tables:
 	tools/vm/tables.sh --update README.md docs/testbed.md
 
+# The man page generated from the config table (checked by make check).
+docs/pghot.conf.5: $(BUILD)/bin/pghotd
+	$(BUILD)/bin/pghotd --dump-config-man > $@
+
 FUZZ_SECONDS ?= 20
+FUZZ_RUNS ?=
 fuzz:
-	@scripts/fuzz $(FUZZ_SECONDS)
+	@scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS)
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: library, header, pkg-config
 # file, binaries, man pages, systemd unit and example config.
@@ -185,6 +214,8 @@ install: all
 	install -m 644 docs/pghotd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 	sed 's|/usr/local/sbin/pghotd|$(PREFIX)/sbin/pghotd|g' packaging/pghotd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/pghotd.service
 	install -m 644 packaging/pghot.conf $(DESTDIR)$(PREFIX)/share/doc/pghot/pghot.conf.example
+	install -d $(DESTDIR)$(PREFIX)/share/pghot/scenarios
+	install -m 644 scenarios/*.scn $(DESTDIR)$(PREFIX)/share/pghot/scenarios/
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -61,9 +61,10 @@ static double cpu_s(void)
 
 static struct pghot_engine *engine(enum pghot_mode mode, uint32_t *ret_id)
 {
+	PGHOT_ENGINE_OPTS(o, .mode = mode, .nodes = nodes, .nr_nodes = 3);
 	struct pghot_engine *e;
 
-	e = pghot_engine_new(mode, NULL, nodes, 3);
+	e = pghot_engine_new(&o);
 	if (!e || pghot_space_add(e, 1, ret_id)) {
 		fprintf(stderr, "bench_engine: engine: %s\n", strerror(errno));
 		exit(1);
@@ -298,6 +299,8 @@ static double bench_backlog(enum pghot_mode mode)
 	};
 	struct pghot_promote_result res;
 	struct pghot_tunables t;
+	PGHOT_ENGINE_OPTS(o, .mode = mode, .tunables = &t, .nodes = nodes,
+			  .nr_nodes = 3);
 	struct pghot_engine *e;
 	double best = 1e30, t0;
 	uint32_t id;
@@ -306,7 +309,7 @@ static double bench_backlog(enum pghot_mode mode)
 
 	pghot_tunables_default(mode, &t);
 	t.promote_rate_limit_MBps = 0;
-	e = pghot_engine_new(mode, &t, nodes, 3);
+	e = pghot_engine_new(&o);
 	if (!e || pghot_space_add(e, 1, &id))
 		exit(1);
 	for (p = 0; p < 1000000; p++) {

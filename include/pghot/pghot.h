@@ -3,7 +3,7 @@
  * libpghot: hot-page tracking and promotion for tiered memory, in user space.
  *
  * The engine follows the kernel "pghot" series (Bharata B Rao, AMD; see
- * docs/design.md): hotness sources report accesses through one call,
+ * docs/engine.md): hotness sources report accesses through one call,
  * pghot_record_access(); a compact per-page record keeps the hotness; one
  * promotion worker per lower-tier node takes ready pages in batches and hands
  * them, grouped by target node, to a migrator under a rate limit.
@@ -15,6 +15,15 @@
  * - An engine is not thread-safe: callers serialise every call on one engine.
  * - Functions return 0 or a negative errno; constructors return NULL and set
  *   errno. The library never prints and never exits.
+ * - NULL: every pointer argument is required unless its description says
+ *   otherwise. A NULL engine or required pointer makes a function that
+ *   returns int return -EINVAL, one that returns a count or a value return
+ *   0 (NULL for pointers), and pghot_engine_free() do nothing.
+ * - ABI: only pghot_* symbols are exported, versioned by
+ *   src/lib/libpghot.map. Structs the caller fills for the library and that
+ *   may grow carry their own size first (struct pghot_engine_opts.sz, as
+ *   libbpf's opts): a caller built against an older header passes a smaller
+ *   size and gets the defaults of the fields it does not know.
  * - Units are in the names: _ms, _bytes, _pages, _MBps (megabytes, 2^20 bytes,
  *   per second, as the kernel's numa_balancing_promote_rate_limit_MBps).
  */
@@ -256,28 +265,47 @@ struct pghot_node_info {
 	bool lower_tier; /* below the tier that holds the CPU nodes */
 };
 
+/*
+ * Creation options. Declare them with PGHOT_ENGINE_OPTS(), which sets sz;
+ * fields are only ever appended. Fields past the caller's sz take their
+ * defaults; a caller whose sz is larger than this library's struct must
+ * have zeroes in the part this library does not know.
+ */
+struct pghot_engine_opts {
+	size_t sz;			/* sizeof(struct pghot_engine_opts) */
+	enum pghot_mode mode;		/* record format, default 0 (default) */
+	/* tunables, copied; NULL: pghot_tunables_default(mode) */
+	const struct pghot_tunables *tunables;
+	/* per-node info indexed by nid, copied; required */
+	const struct pghot_node_info *nodes;
+	size_t nr_nodes;		/* entries in nodes, 1..PGHOT_MAX_NODES */
+};
+
+#define PGHOT_ENGINE_OPTS(name, ...)                                          \
+	struct pghot_engine_opts name = {                                     \
+		.sz = sizeof(struct pghot_engine_opts), __VA_ARGS__           \
+	}
+
 /**
  * pghot_engine_new() - create an engine.
- * @mode:    record format.
- * @t:       tunables, copied; NULL for pghot_tunables_default(@mode).
- * @nodes:   per-node info, indexed by nid, copied.
- * @nr_nodes: entries in @nodes, 1..PGHOT_MAX_NODES.
+ * @opts: creation options (see struct pghot_engine_opts), borrowed.
  *
- * At least one present node must be top tier and @t->target_nid must be one
- * of them.
+ * At least one present node must be top tier and the tunables' target_nid
+ * must be one of them.
  *
  * Return: the engine (free with pghot_engine_free()), or NULL with errno
- * EINVAL (bad mode, tunables, node table or target_nid) or ENOMEM.
+ * EINVAL (NULL @opts, an sz smaller than the first version of the struct,
+ * bad mode, tunables, node table or target_nid), E2BIG (@opts->sz larger
+ * than this library knows, with non-zero bytes past what it knows) or
+ * ENOMEM.
  */
-PGHOT_API struct pghot_engine *pghot_engine_new(enum pghot_mode mode,
-						const struct pghot_tunables *t,
-						const struct pghot_node_info *nodes,
-						size_t nr_nodes);
+PGHOT_API struct pghot_engine *pghot_engine_new(const struct pghot_engine_opts *opts);
 
 /** pghot_engine_free() - free the engine and every record. NULL is a no-op. */
 PGHOT_API void pghot_engine_free(struct pghot_engine *e);
 
-/** pghot_engine_mode() - the record format chosen at creation. */
+/** pghot_engine_mode() - the record format chosen at creation
+ * (PGHOT_MODE_MAX for a NULL engine). */
 PGHOT_API enum pghot_mode pghot_engine_mode(const struct pghot_engine *e);
 
 /**
@@ -293,9 +321,12 @@ PGHOT_API enum pghot_mode pghot_engine_mode(const struct pghot_engine *e);
 PGHOT_API int pghot_engine_set_tunables(struct pghot_engine *e,
 					const struct pghot_tunables *t);
 
-/** pghot_engine_get_tunables() - copy the current tunables to @ret. */
-PGHOT_API void pghot_engine_get_tunables(const struct pghot_engine *e,
-					 struct pghot_tunables *ret);
+/**
+ * pghot_engine_get_tunables() - copy the current tunables to @ret.
+ * Return: 0, or -EINVAL.
+ */
+PGHOT_API int pghot_engine_get_tunables(const struct pghot_engine *e,
+					struct pghot_tunables *ret);
 
 /**
  * pghot_engine_set_node_mem() - tell the engine a node's memory state.
@@ -495,8 +526,9 @@ PGHOT_API unsigned int pghot_hot_threshold_ms(const struct pghot_engine *e,
  * pghot_counters() - read every counter.
  * @e:   engine.
  * @ret: PGHOT_COUNTER_MAX entries, indexed by enum pghot_counter.
+ * Return: 0, or -EINVAL.
  */
-PGHOT_API void pghot_counters(const struct pghot_engine *e, uint64_t *ret);
+PGHOT_API int pghot_counters(const struct pghot_engine *e, uint64_t *ret);
 
 /**
  * pghot_node_counter() - a promotion counter of one target node
@@ -516,9 +548,9 @@ struct pghot_mem_stats {
 	uint64_t nr_tracked_pages; /* pages with a record that saw an access */
 };
 
-/** pghot_mem_stats() - memory use; @ret is filled. */
-PGHOT_API void pghot_mem_stats(const struct pghot_engine *e,
-			       struct pghot_mem_stats *ret);
+/** pghot_mem_stats() - memory use; @ret is filled. Return: 0, or -EINVAL. */
+PGHOT_API int pghot_mem_stats(const struct pghot_engine *e,
+			      struct pghot_mem_stats *ret);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
  * Counter names, in enum pghot_counter order. The kernel's names where the
  * meaning is the same (mm/vmstat.c, mm/pghot.c), ours otherwise.
  */
+#include <errno.h>
+
 #include "internal.h"
 
 static const char *const counter_names[PGHOT_COUNTER_MAX] = {
@@ -37,12 +39,15 @@ const char *pghot_counter_name(enum pghot_counter c)
 	return counter_names[c];
 }
 
-void pghot_counters(const struct pghot_engine *e, uint64_t *ret)
+int pghot_counters(const struct pghot_engine *e, uint64_t *ret)
 {
 	unsigned int i;
 
+	if (!e || !ret)
+		return -EINVAL;
 	for (i = 0; i < PGHOT_COUNTER_MAX; i++)
 		ret[i] = e->counters[i];
+	return 0;
 }
 
 uint64_t pghot_node_counter(const struct pghot_engine *e, int nid,
@@ -50,7 +55,7 @@ uint64_t pghot_node_counter(const struct pghot_engine *e, int nid,
 {
 	const struct node *n;
 
-	if (nid < 0 || (size_t)nid >= e->nr_nodes)
+	if (!e || nid < 0 || (size_t)nid >= e->nr_nodes)
 		return 0;
 	n = &e->nodes[nid];
 	switch (c) {

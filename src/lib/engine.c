@@ -11,17 +11,47 @@
 
 #define GIB (1ull << 30)
 
-struct pghot_engine *pghot_engine_new(enum pghot_mode mode,
-				      const struct pghot_tunables *t,
-				      const struct pghot_node_info *nodes,
-				      size_t nr_nodes)
-{
-	struct pghot_engine *e = NULL;
-	struct pghot_tunables def;
-	bool have_top = false;
-	int err = -EINVAL;
-	size_t i;
+/* The first version of struct pghot_engine_opts ends with nr_nodes. */
+#define OPTS_MIN_SZ (offsetof(struct pghot_engine_opts, nr_nodes) + sizeof(size_t))
 
+/*
+ * Copy the caller's opts into @ret: fields past its sz keep their zero
+ * defaults; bytes past ours must be zero (a newer caller asking for what
+ * this library cannot do). As libbpf's OPTS_VALID().
+ */
+static int opts_copy(const struct pghot_engine_opts *o,
+		     struct pghot_engine_opts *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	if (!o || o->sz < OPTS_MIN_SZ)
+		return -EINVAL;
+	for (size_t i = sizeof(*ret); i < o->sz; i++)
+		if (((const unsigned char *)o)[i])
+			return -E2BIG;
+	memcpy(ret, o, o->sz < sizeof(*ret) ? o->sz : sizeof(*ret));
+	return 0;
+}
+
+struct pghot_engine *pghot_engine_new(const struct pghot_engine_opts *opts)
+{
+	struct pghot_engine_opts o;
+	struct pghot_engine *e = NULL;
+	const struct pghot_node_info *nodes;
+	const struct pghot_tunables *t;
+	struct pghot_tunables def;
+	enum pghot_mode mode;
+	bool have_top = false;
+	size_t i, nr_nodes;
+	int err;
+
+	err = opts_copy(opts, &o);
+	if (err)
+		goto out;
+	err = -EINVAL;
+	mode = o.mode;
+	t = o.tunables;
+	nodes = o.nodes;
+	nr_nodes = o.nr_nodes;
 	if ((unsigned int)mode >= PGHOT_MODE_MAX || !nodes || !nr_nodes ||
 	    nr_nodes > PGHOT_MAX_NODES)
 		goto out;
@@ -83,7 +113,7 @@ void pghot_engine_free(struct pghot_engine *e)
 
 enum pghot_mode pghot_engine_mode(const struct pghot_engine *e)
 {
-	return e->mode;
+	return e ? e->mode : PGHOT_MODE_MAX;
 }
 
 /* A new window takes effect at the next report: bucket_ms changes here and
@@ -103,10 +133,13 @@ int pghot_engine_set_tunables(struct pghot_engine *e,
 	return 0;
 }
 
-void pghot_engine_get_tunables(const struct pghot_engine *e,
-			       struct pghot_tunables *ret)
+int pghot_engine_get_tunables(const struct pghot_engine *e,
+			      struct pghot_tunables *ret)
 {
+	if (!e || !ret)
+		return -EINVAL;
 	*ret = e->t;
+	return 0;
 }
 
 /* pgdat_free_space_enough(): free > wmark + max(1 GiB, total / 16). */
@@ -182,11 +215,14 @@ unsigned int pghot_hot_threshold_ms(const struct pghot_engine *e, int nid)
 	return gate_threshold_ms(e, nid);
 }
 
-void pghot_mem_stats(const struct pghot_engine *e, struct pghot_mem_stats *ret)
+int pghot_mem_stats(const struct pghot_engine *e, struct pghot_mem_stats *ret)
 {
+	if (!e || !ret)
+		return -EINVAL;
 	ret->bytes_records = e->mem.records;
 	ret->bytes_index = e->mem.index;
 	ret->bytes_total = e->mem.records + e->mem.index + e->mem.other;
 	ret->nr_leaves = e->nr_leaves;
 	ret->nr_tracked_pages = e->nr_tracked;
+	return 0;
 }

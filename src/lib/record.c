@@ -211,12 +211,15 @@ int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 			enum pghot_src src, uint64_t now_ms)
 {
 	uint64_t key = leaf_key(space_id, page >> LEAF_SHIFT);
-	unsigned int page_kind = node_kind(e, page_nid);
+	unsigned int page_kind;
 	struct space *s;
 	struct leaf *l;
 	uint32_t idx;
 	int err;
 
+	if (!e)
+		return -EINVAL;
+	page_kind = node_kind(e, page_nid);
 	if ((unsigned int)src >= PGHOT_SRC_MAX || page >> PAGE_BITS ||
 	    page_kind == NODE_ABSENT ||
 	    (nid != PGHOT_NID_UNKNOWN && node_kind(e, nid) == NODE_ABSENT))

@@ -62,6 +62,8 @@ int pghot_space_cookie(const struct pghot_engine *e, uint32_t id,
 {
 	const struct space *s = space_get(e, id);
 
+	if (!e)
+		return -EINVAL;
 	if (!s)
 		return -ENOENT;
 	if (ret_cookie)
@@ -80,6 +82,8 @@ int pghot_space_remove(struct pghot_engine *e, uint32_t id)
 	uint32_t idx, next;
 	size_t i;
 
+	if (!e)
+		return -EINVAL;
 	if (!s)
 		return -ENOENT;
 	for (idx = s->leaves; idx != NIL; idx = leaf_at(e, idx)->next) {
@@ -118,8 +122,12 @@ int pghot_space_remove(struct pghot_engine *e, uint32_t id)
 int pghot_engine_reap(struct pghot_engine *e, uint64_t now_ms,
 		      uint64_t *ret_nr_freed)
 {
-	uint64_t reach = 2ull * e->t.promote_window_ms, freed = 0;
+	uint64_t reach, freed = 0;
 	uint32_t id, idx, *link;
+
+	if (!e)
+		return -EINVAL;
+	reach = 2ull * e->t.promote_window_ms;
 
 	for (id = 0; id < e->spaces_hw; id++) {
 		struct space *s = &e->spaces[id];

@@ -437,3 +437,53 @@ int damon_three_regions(const struct damon_range *vmas, size_t n,
 	}
 	return (int)m;
 }
+
+int damon_parse_hex_u64(const char *buf, size_t len, uint64_t *ret)
+{
+	const char *s = trim(buf, &len);
+	size_t i = 0;
+	uint64_t v;
+	int err;
+
+	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		i = 2;
+	err = hex_u64(s, len, &i, &v);
+	if (err)
+		return err;
+	if (i != len)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int damon_merge_blocks(const uint64_t *idx, size_t n, uint64_t block_size,
+		       struct damon_range *ret, size_t max)
+{
+	size_t nr = 0;
+
+	if (!block_size)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t start, end;
+
+		if (i && idx[i] <= idx[i - 1])
+			return -EINVAL;
+		if (idx[i] > (UINT64_MAX - block_size) / block_size)
+			return -ERANGE;
+		start = idx[i] * block_size;
+		end = start + block_size;
+		if (i && idx[i] == idx[i - 1] + 1) {
+			if (nr <= max)
+				ret[nr - 1].end = end;
+			continue;
+		}
+		if (nr < max) {
+			ret[nr].start = start;
+			ret[nr].end = end;
+		}
+		if (nr == INT32_MAX)
+			return -ERANGE;
+		nr++;
+	}
+	return (int)nr;
+}

@@ -118,4 +118,24 @@ struct damon_range {
 int damon_three_regions(const struct damon_range *vmas, size_t n,
 			struct damon_range ret[3]);
 
+/**
+ * damon_parse_hex_u64() - a hexadecimal number, with or without "0x", as
+ * /sys/devices/system/memory/block_size_bytes holds it ("8000000").
+ * Whitespace around it is allowed; -ERANGE past 64 bits.
+ */
+int damon_parse_hex_u64(const char *buf, size_t len, uint64_t *ret);
+
+/**
+ * damon_merge_blocks() - physical address ranges of memory blocks: block M
+ * is [M * @block_size, (M + 1) * @block_size); consecutive blocks merge
+ * into one range.
+ * @idx: block numbers, strictly increasing; @n: their count.
+ * @ret: the first @max ranges.
+ * Return: the number of ranges (more than @max when some were left out),
+ * -EINVAL if @idx is not increasing or @block_size is 0, -ERANGE if an
+ * address does not fit 64 bits.
+ */
+int damon_merge_blocks(const uint64_t *idx, size_t n, uint64_t block_size,
+		       struct damon_range *ret, size_t max);
+
 #endif /* PGHOT_LINUX_DAMON_PARSE_H */

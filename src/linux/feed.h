@@ -20,6 +20,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "linux/source.h"
+
+/* The feed source's config: section [feed]. */
+struct feed_cfg {
+	char path[SRC_PATH_LEN];	/* file, FIFO or Unix socket */
+};
+
+extern const struct src_desc src_feed;
+
 struct feed_sample {
 	pid_t pid;
 	uint64_t vaddr;

@@ -1,12 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * move_pages(2): node lookup of pages (nodes = NULL) and the migrator ops
- * the engine calls to promote (and pghotd to demote).
+ * The pipeline's page ops on Linux: node lookup and moves, in backends
+ * chosen by name (pghotd --migrator NAME):
+ *   move_pages  lookups with move_pages(2) (nodes = NULL), moves with
+ *               move_pages(2) MPOL_MF_MOVE. The default.
+ *   dry-run     real lookups; moves are logged and not done (and reported
+ *               as done, so the engine's counters show what would move).
+ *   fake:N      a test aid that never calls move_pages: every page of
+ *               every process starts on node N; a move puts it where asked
+ *               and later lookups see it there (moves are logged).
  *
- * Space cookies: pghotd registers each target with cookie
- * pghotd_cookie(pid, start time). The migrator turns a space id back into a
- * pid through the space_pid() callback of its owner (migrate() must not call
- * into the engine).
+ * Identity: a move checks that the pid still names the process the
+ * pipeline tracks (its start time, /proc/PID/stat field 22) before it calls
+ * move_pages, so a pid reused between two rescans is never moved as ours;
+ * the answer is then -ESRCH.
+ *
+ * THP: a lookup reports order 9 for an address inside a mapping that holds
+ * transparent huge pages (migrator_set_thp(), from smaps), when its 2 MiB
+ * extent lies in the mapping; the pipeline then records and moves the
+ * folio's head (move_pages moves the whole folio; a second address of a
+ * folio already isolated in the same call would get -EBUSY).
  */
 #ifndef PGHOT_LINUX_MIGRATOR_H
 #define PGHOT_LINUX_MIGRATOR_H
@@ -18,75 +31,82 @@
 
 #include <pghot/pghot.h>
 
-#define PGHOTD_PID_BITS 22	/* PID_MAX_LIMIT is 2^22 */
+#include "core/pipeline.h"
+#include "linux/source.h"
+#include "linux/targets.h"
 
-static inline uint64_t pghotd_cookie(pid_t pid, uint64_t start_time)
-{
-	return (start_time << PGHOTD_PID_BITS) | (uint64_t)pid;
-}
-
-static inline pid_t pghotd_cookie_pid(uint64_t cookie)
-{
-	return (pid_t)(cookie & ((UINT64_C(1) << PGHOTD_PID_BITS) - 1));
-}
-
-/* Per-page move_pages status (a node or -errno) to the engine's outcome. */
-enum pghot_move_status move_status_from_errno(int err);
+/* The name of a move status ("nomem"), for counters. */
 const char *move_status_name(enum pghot_move_status s);
 
-/* Counters of the migrator. */
+/* Counters of the backend. */
 struct migrator_stats {
 	uint64_t syscalls;		/* move_pages calls that move */
 	uint64_t query_syscalls;	/* move_pages calls that look up */
-	uint64_t pages_looked_up;
-	uint64_t lookup_failures;	/* whole-call failures of a lookup */
-	uint64_t pages_not_present;	/* -ENOENT/-EFAULT at lookup */
+	uint64_t identity_mismatch;	/* moves refused: pid reused */
 	uint64_t moved[PGHOT_MOVE_STATUS_MAX]; /* per outcome, all moves */
 };
 
-struct migrator {
-	/* space id -> pid; 0 or -ENOENT (the space is gone) */
-	int (*space_pid)(void *arg, uint32_t space_id, pid_t *ret_pid);
-	bool dry_run;			/* test aid: log, do not move */
-	int fake_nid;			/* test aid: lookups answer this node
-					 * (-1: real move_pages) */
-	unsigned int page_shift;	/* 12 */
-	void (*log)(void *arg, int level, const char *msg);
-	void *log_arg;
-	/* called once per page moved or failed, for per-target counters */
-	void (*on_result)(void *arg, uint32_t space_id,
-			  enum pghot_move_status st);
-	void *cb_arg;			/* of space_pid() and on_result() */
-	struct migrator_stats st;
-};
-
-/* Defaults: real move_pages, no callbacks. */
-void migrator_init(struct migrator *m);
+struct migrator;
 
 /**
- * migrator_query() - the node of each page of @pid (move_pages with
- * nodes = NULL), in chunks.
- * @ret_status: node id, or -errno (-ENOENT never touched, -EFAULT unmapped
- *              or zero page).
- * Return: 0, or -errno if the call failed as a whole (-ESRCH: exited).
+ * migrator_open() - a backend by name.
+ * @spec:       "move_pages", "dry-run" or "fake:N".
+ * @procfs_root: where /proc is (identity checks, smaps).
+ * @log/@log_arg: where dry-run and failures log; may be NULL.
+ * @ret:        the backend; free with migrator_close().
+ * @errbuf:     on failure, a message naming the known backends.
+ * Return: 0, -EINVAL (unknown name, bad N), -ENOMEM.
  */
-int migrator_query(struct migrator *m, pid_t pid, void **addrs, size_t n,
-		   int *ret_status);
+int migrator_open(const char *spec, const char *procfs_root, src_log_fn log,
+		  void *log_arg, struct migrator **ret, char *errbuf,
+		  size_t errlen);
+void migrator_close(struct migrator *m);
+
+/** migrator_name() - the backend's name ("move_pages"). */
+const char *migrator_name(const struct migrator *m);
+
+/** migrator_is_real() - whether the backend calls move_pages (so pghotd
+ * needs CAP_SYS_NICE). */
+bool migrator_is_real(const struct migrator *m);
+
+/* The names of every backend, for messages and --help. */
+#define MIGRATOR_NAMES "move_pages, dry-run, fake:NODE"
 
 /**
- * migrator_move() - move @n pages of @pid to @nodes[i].
- * Pre-fills the status with a sentinel; after a positive return
- * (move_pages stops writing status after a failing batch) re-queries the
- * unset entries with nodes = NULL: a page found on its target counts OK, on
- * another node BUSY (migration failed, may succeed later).
- * Return: 0 with @ret filled, or -errno when the whole call failed (@ret
- * is then filled with the mapped errno too).
+ * migrator_lookup() - the node of each of @n pages of @p (struct
+ * pl_ops.lookup()). @n is at most PL_LOOKUP_MAX.
+ * Return: 0 with @ret filled (nid -ENOENT never touched, -EFAULT unmapped
+ * or zero page), -ESRCH if the process is gone, or -errno if the call
+ * failed as a whole.
  */
-int migrator_move(struct migrator *m, pid_t pid, void **addrs,
-		  const int *nodes, size_t n, enum pghot_move_status *ret);
+int migrator_lookup(struct migrator *m, const struct pl_proc *p,
+		    const uint64_t *addrs, size_t n, struct pl_page *ret);
 
-/* The engine's migrator: groups a batch by space and calls migrator_move().
- * priv = struct migrator *. */
-extern const struct pghot_migrator_ops migrator_ops;
+/**
+ * migrator_move() - move @n pages of @p, page i to @to[i] (struct
+ * pl_ops.move()). After a move_pages call that stopped writing status
+ * early, the unset entries are looked up again: a page on its target counts
+ * OK, on another node BUSY (it may succeed later).
+ * Return: 0 with @ret filled; -ESRCH (identity changed: nothing moved), or
+ * -errno when the whole call failed (@ret is filled with its status too).
+ */
+int migrator_move(struct migrator *m, const struct pl_proc *p,
+		  const uint64_t *addrs, const int *to, size_t n,
+		  enum pghot_move_status *ret);
+
+/**
+ * migrator_set_thp() - the THP-backed mappings of @pid (from
+ * proc_read_thp_ranges()); the migrator takes ownership of @v (malloc'ed,
+ * may be NULL with @n 0) and frees the previous list.
+ * Return: 0, or -ENOMEM (@v is freed).
+ */
+int migrator_set_thp(struct migrator *m, pid_t pid, struct addr_range *v,
+		     size_t n);
+
+/** migrator_forget() - drop what the migrator keeps of @pid. */
+void migrator_forget(struct migrator *m, pid_t pid);
+
+/** migrator_stats() - copy the counters into @ret. */
+void migrator_stats(const struct migrator *m, struct migrator_stats *ret);
 
 #endif

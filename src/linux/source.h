@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Hotness sources of pghotd: the contract every backend implements.
+ * Hotness sources of pghotd: the contract every backend implements, and
+ * the registry they are found in by name.
  *
- * A source observes the target processes and hands the daemon access reports
- * as address ranges of one process. The daemon (not the source) looks up the
- * node each page sits on, drops pages that are not on a lower tier, and calls
- * pghot_record_access() for the rest. Sources never move pages.
+ * A source observes the target processes and hands what it saw to a sink:
+ * ranges of one process (DAMON regions, hot or cold) or samples (one access
+ * to one page, with the page's node when the source knows it). The sink is
+ * the pipeline (src/core/pipeline.h): it looks up the pages' nodes where
+ * needed, drops pages that are not on a lower tier and records the rest.
+ * Sources never move pages.
  *
- * Threading: the daemon's main loop calls every op from one thread.
+ * Threading: the daemon's loop calls every op from one thread, and no op
+ * may block it: poll() returns what is ready now (a source whose kernel
+ * interface blocks, as DAMON's update_schemes_tried_regions does, does the
+ * blocking part on a thread of its own and signals its fd()). A source
+ * calls its callbacks (the sink's, the log) only from that thread too.
+ *
+ * Adding a source: one file with its ops, its config keys and a struct
+ * src_desc, and one line in src_registry[] (src/linux/sources.c).
  */
 #ifndef PGHOT_LINUX_SOURCE_H
 #define PGHOT_LINUX_SOURCE_H
@@ -19,20 +29,8 @@
 
 #include <pghot/pghot.h>
 
-/* One report: pages [start, end) of process @pid were accessed (hot) or
- * stayed unaccessed (cold, for demotion). */
-struct src_report {
-	pid_t pid;
-	uint64_t start;		/* virtual address, bytes, page aligned */
-	uint64_t end;		/* exclusive */
-	int nid;		/* accessing node or PGHOT_NID_UNKNOWN */
-	uint64_t time_ms;	/* when observed (CLOCK_MONOTONIC ms) */
-	uint32_t nr_accesses;	/* DAMON: sampling intervals with an access
-				 * within one aggregation; feed: 1 */
-	uint32_t age;		/* DAMON: aggregation intervals the pattern
-				 * held; feed: 0 */
-	bool cold;		/* no access: a demotion candidate */
-};
+#include "core/pipeline.h"
+#include "linux/fsroot.h"
 
 /* Where the backends log: @level is a syslog level, @msg one line without
  * a newline. */
@@ -46,43 +44,54 @@ typedef void (*src_log_fn)(void *arg, int level, const char *msg);
 void src_logf(src_log_fn fn, void *arg, int level, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Called once per report; return 0 to continue, negative errno to stop. */
-typedef int (*src_report_fn)(void *arg, const struct src_report *r);
+/* Where a source hands what it saw. Both return 0, or a negative errno
+ * that the source passes back from poll(). */
+struct src_sink {
+	int (*ranges)(void *sink_arg, const struct pl_range *r, size_t n);
+	int (*samples)(void *sink_arg, const struct pl_sample *s, size_t n);
+	void *sink_arg;
+};
 
-/* Settings a source may use; fields it does not need are ignored. */
-struct src_cfg {
+/* What every source gets at open(), besides its own config. */
+struct src_env {
 	const char *sysfs_root;		/* "/sys" unless testing */
 	const char *procfs_root;	/* "/proc" unless testing */
-	const char *feed_path;		/* feed: file, FIFO or Unix socket path */
-	uint64_t sample_us;		/* DAMON sampling interval */
-	uint64_t aggr_us;		/* DAMON aggregation interval */
-	uint32_t min_nr_regions;	/* DAMON regions bounds */
-	uint32_t max_nr_regions;
-	uint32_t hot_min_accesses;	/* DAMON: nr_accesses of a hot region */
-	/* Where a source logs (non-fatal problems, e.g. a malformed feed
-	 * line); may be NULL. @level is a syslog level (LOG_ERR..LOG_DEBUG);
-	 * @msg one line without a trailing newline. */
-	void (*log)(void *log_arg, int level, const char *msg);
-	void *log_arg;
-	/* DAMON: folder of the state file (damon.state) recording the
-	 * kdamonds the source created, so that a restart after a crash can
-	 * remove them; NULL means "/run/pghot". Private to pghotd. */
+	/* Folder of pghotd's state files (DAMON: damon.state, the kdamonds
+	 * the source created, so a restart after a crash removes them). */
 	const char *run_dir;
+	src_log_fn log;			/* may be NULL */
+	void *log_arg;
+	/* The lower-tier nodes the config names (lower_tier_nodes), which
+	 * override the kernel's tiers; NULL: the kernel's (or CPU-less nodes
+	 * without kernel tiers), as topology_load() decides. */
+	const struct nodemask *lower_override;
+	/* The most reports one poll() hands over (the pipeline's page
+	 * budget of a poll, poll_pages_max: one page per feed sample); what
+	 * is left waits for the next poll, and interval_ms() is 0 until it is
+	 * handed over. 0: no limit. The feed source honours it; DAMON reports
+	 * regions, bounded by the pipeline's page sampling instead. */
+	uint32_t max_reports;
 };
+
+/* One named counter of a source, for `pghot stat` and Prometheus. */
+typedef void (*src_counter_fn)(void *arg, const char *name, uint64_t v,
+			       bool gauge);
 
 /* Counters every source keeps (shown by `pghot stat` per source). */
 struct src_stats {
-	uint64_t reports;	/* reports handed to the daemon */
-	uint64_t bytes_reported; /* sum of (end - start) */
+	uint64_t reports;	/* ranges and samples handed to the sink */
+	uint64_t bytes_reported; /* sum of the ranges' sizes, bytes */
 	uint64_t malformed;	/* feed: lines that did not parse */
 	uint64_t errors;	/* failed reads of the kernel interface */
+	uint64_t dropped;	/* samples lost (ring or queue full) */
 };
 
 struct src_ops {
-	const char *name;	/* "damon", "feed" */
 	/**
 	 * open() - start the source.
-	 * @cfg: settings, borrowed for the call (copy what you keep).
+	 * @env: paths and logging, borrowed for the call (copy what you keep).
+	 * @cfg: the source's own config struct (struct src_desc.cfg_size
+	 *       bytes, filled from its keys), borrowed for the call.
 	 * @ret_priv: the source's state.
 	 * @errbuf/@errlen: on failure, a message for the operator saying what
 	 * is wrong and what to do ("kernel has no DAMON sysfs interface
@@ -90,8 +99,8 @@ struct src_ops {
 	 * or use the feed source").
 	 * Return: 0 or a negative errno.
 	 */
-	int (*open)(const struct src_cfg *cfg, void **ret_priv, char *errbuf,
-		    size_t errlen);
+	int (*open)(const struct src_env *env, const void *cfg, void **ret_priv,
+		    char *errbuf, size_t errlen);
 	/**
 	 * set_targets() - the processes to observe now (the full set; pids
 	 * not in it are dropped). Sources that do not filter by pid ignore it.
@@ -99,22 +108,31 @@ struct src_ops {
 	 */
 	int (*set_targets)(void *priv, const pid_t *pids, size_t n);
 	/**
-	 * fd() - a descriptor the daemon polls for input, or -1 if the source
-	 * is driven by its interval only.
+	 * fd() - a descriptor the daemon polls for input (readable: poll()
+	 * has something to hand over), or -1 if the source is driven by its
+	 * interval only.
 	 */
 	int (*fd)(void *priv);
 	/**
-	 * interval_ms() - how often poll() wants to run when it has no fd
-	 * input (DAMON: the aggregation interval).
+	 * interval_ms() - how often poll() wants to run when its fd has no
+	 * input (DAMON: the aggregation interval), ms, >= 1.
 	 */
 	uint64_t (*interval_ms)(void *priv);
 	/**
-	 * poll() - hand over what was observed since the last call.
+	 * poll() - hand what was observed since the last call to @sink.
+	 * Never blocks. @now_ms: the loop's clock, for reports without a time
+	 * of their own.
 	 * Return: number of reports, or a negative errno.
 	 */
-	int (*poll)(void *priv, uint64_t now_ms, src_report_fn fn, void *arg);
+	int (*poll)(void *priv, uint64_t now_ms, const struct src_sink *sink);
 	/** stats() - copy the source's counters. */
 	void (*stats)(void *priv, struct src_stats *ret);
+	/**
+	 * counters() - the source's own named counters, each through @fn
+	 * (names as the kernel's where the meaning is the same, e.g.
+	 * hwhint_total_events); may be NULL.
+	 */
+	void (*counters)(void *priv, src_counter_fn fn, void *arg);
 	/**
 	 * close() - stop and release everything the source created in the
 	 * kernel (DAMON: its kdamonds) and in memory. NULL priv is a no-op.
@@ -122,7 +140,74 @@ struct src_ops {
 	void (*close)(void *priv);
 };
 
-extern const struct src_ops src_damon_ops;
-extern const struct src_ops src_feed_ops;
+/* ---- config keys --------------------------------------------------------- */
+
+/* The type of a source's config key (a subset of the daemon's types). */
+enum src_key_type {
+	SRC_KEY_UINT = 0,	/* uint64_t within min..max */
+	SRC_KEY_BOOL,		/* bool */
+	SRC_KEY_PATH,		/* char[SRC_PATH_LEN]: empty or absolute */
+	SRC_KEY_STRING,		/* char[SRC_PATH_LEN] */
+};
+
+#define SRC_PATH_LEN 1024
+
+/* One key of section [NAME] of pghot.conf; the daemon's config table
+ * takes it in as its own keys (parsing, checks, `pghot ctl`, the man
+ * page). */
+struct src_key {
+	const char *name;
+	enum src_key_type type;
+	uint64_t min, max;	/* SRC_KEY_UINT */
+	const char *def;	/* default, as text */
+	const char *unit;	/* "us", "ms", "" */
+	const char *help;	/* one or two sentences */
+	size_t offset;		/* in the source's config struct */
+	bool runtime;		/* applied by reload (the source reopens) */
+	const char *required;	/* strings: must be set when the source is
+				 * enabled; what to set it to ("FILE, FIFO or
+				 * socket"); NULL: may stay empty */
+};
+
+/* Two keys that must be in order: value of @lo <= value of @hi (< when
+ * @strict). The daemon's messages blame the key given last. */
+struct src_key_order {
+	const char *lo, *hi;
+	bool strict;
+};
+
+/* Largest config struct of a source, bytes. */
+#define SRC_CFG_MAX 2048
+
+/* A source as the registry knows it. */
+struct src_desc {
+	const char *name;		/* "damon": config section, names */
+	enum pghot_src kind;		/* what the engine counts it as */
+	const char *summary;		/* one line for help and docs */
+	const struct src_ops *ops;
+	const struct src_key *keys;
+	size_t nr_keys;
+	const struct src_key_order *orders;	/* cross-key checks */
+	size_t nr_orders;
+	size_t cfg_size;		/* <= SRC_CFG_MAX */
+};
+
+/* Sources known to pghotd, in a fixed order (the index is the bit of
+ * enabled_sources in the daemon's config). */
+#define SRC_MAX 8
+extern const struct src_desc *const src_registry[];
+extern const size_t src_registry_len;
+
+/**
+ * src_find() - the registered source named @name, or NULL.
+ * @ret_idx: if not NULL, receives its index in src_registry[].
+ */
+const struct src_desc *src_find(const char *name, size_t *ret_idx);
+
+/**
+ * src_names() - every registered name, separated by @sep, into @buf
+ * ("damon, feed"), for messages and docs.
+ */
+void src_names(char *buf, size_t len, const char *sep);
 
 #endif /* PGHOT_LINUX_SOURCE_H */

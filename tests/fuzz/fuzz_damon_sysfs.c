@@ -3,9 +3,10 @@
  * Fuzz target: every parser of the damon source over arbitrary file
  * contents. The whole input goes to each single-value parser (numbers,
  * state, avail_operations, kdamond pid, the state file, /proc/PID/stat, one
- * maps line); split at '\n' into four fields it is one tried region; split
- * into lines it is a maps file for damon_three_regions(). Corpus:
- * tests/fuzz/corpus/damon_sysfs/.
+ * maps line, block_size_bytes); split at '\n' into four fields it is one
+ * tried region; split into lines it is a maps file for
+ * damon_three_regions() and a list of memory block numbers for
+ * damon_merge_blocks(). Corpus: tests/fuzz/corpus/damon_sysfs/.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,6 +66,33 @@ static void fuzz_maps(const char *buf, size_t len)
 			__builtin_trap();
 }
 
+/* Lines of decimal block numbers; the first line is the block size (hex). */
+static void fuzz_blocks(const char *buf, size_t len)
+{
+	uint64_t idx[64], bs = 0;
+	struct damon_range out[4];
+	size_t n = 0, s = 0;
+	bool first = true;
+	int nr;
+
+	for (size_t i = 0; i <= len && n < 64; i++) {
+		if (i < len && buf[i] != '\n')
+			continue;
+		if (first)
+			damon_parse_hex_u64(buf + s, i - s, &bs);
+		else if (!sysfs_parse_u64(buf + s, i - s, &idx[n]))
+			n++;
+		first = false;
+		s = i + 1;
+	}
+	nr = damon_merge_blocks(idx, n, bs, out, 4);
+	if (nr > (int)n)
+		__builtin_trap();
+	for (int i = 0; i < nr && i < 4; i++)
+		if (out[i].end <= out[i].start || (i && out[i].start <= out[i - 1].end))
+			__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *buf = (const char *)data;
@@ -82,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	damon_parse_ops(buf, size, &mask);
 	damon_parse_kdamond_pid(buf, size, &pid);
 	damon_parse_stat_starttime(buf, size, &u);
+	damon_parse_hex_u64(buf, size, &u);
 	if (!damon_parse_state_file(buf, size, &rec)) {
 		/* what parses must format and parse back to the same */
 		struct damon_state_rec again;
@@ -101,5 +130,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_region(buf, size);
 	fuzz_maps(buf, size);
+	fuzz_blocks(buf, size);
 	return 0;
 }

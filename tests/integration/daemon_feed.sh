@@ -1,7 +1,7 @@
 #!/bin/bash
 # The feed source on fake 2- and 3-node machines: samples from a file, a FIFO
 # and a socket become engine records and promotions (test migrator
-# --migrator=dry-run, page lookups answered by --fake-page-nid), malformed
+# --migrator=fake:N: no kernel calls, pages start on node N), malformed
 # lines are counted, and SIGTERM leaves a final stats file and no socket.
 . "$(dirname "$0")/fakes/lib.sh"
 command -v python3 >/dev/null || { echo "python3 needed"; exit 77; }
@@ -17,14 +17,14 @@ echo "this is not a sample" >>"$T/feed"
 echo "9999 0x1000" >>"$T/feed" # not a target
 config "[engine]" "enabled_sources = feed" "freq_threshold = 2" "sleep_ms = 50" \
 	"[targets]" "pids = 4242" "[feed]" "path = $T/feed"
-start --migrator=dry-run --fake-page-nid=1
+start --migrator=fake:1
 wait_stat pgpromote_success 3
 [ "$(stat_of source_feed_reports)" = 10 ] || fail "reports $(stat_of source_feed_reports)"
 [ "$(stat_of source_feed_malformed)" = 1 ] || fail "malformed $(stat_of source_feed_malformed)"
 [ "$(stat_of pghot_recorded_feeds)" = 9 ] || fail "recorded_feeds $(stat_of pghot_recorded_feeds)"
 [ "$(stat_of reports_untargeted)" = 1 ] || fail "untargeted $(stat_of reports_untargeted)"
 grep -qF "malformed line 10 'this is not a sample', ignoring" "$T/log" || fail "malformed log line"
-grep -qF "dry-run: move pid 4242 addr 0x7f0000003000 to node 0" "$T/log" || fail "dry-run move log"
+grep -qF "fake: move pid 4242 addr 0x7f0000003000 to node 0" "$T/log" || fail "dry-run move log"
 ok "file: 3 pages promoted, 1 malformed line"
 
 # appended samples are followed
@@ -58,7 +58,7 @@ machine 3node-tiers
 proc 4242 worker 102400
 config "[engine]" "mode = precise" "enabled_sources = feed" "freq_threshold = 2" "sleep_ms = 50" \
 	"[targets]" "comm = worker" "[feed]" "path = $T/feed.sock"
-start --migrator=dry-run --fake-page-nid=2
+start --migrator=fake:2
 python3 - "$T/feed.sock" <<'PY'
 import socket, sys
 a = socket.socket(socket.AF_UNIX); a.connect(sys.argv[1])
@@ -68,7 +68,7 @@ b.sendall(b"4242 0x10000 1\n4242 0x11000 1\nbad\n")
 a.close(); b.close()
 PY
 wait_stat pgpromote_success 2
-grep -qF "dry-run: move pid 4242 addr 0x10000 to node 1" "$T/log" || fail "precise: accessing node is the target"
+grep -qF "fake: move pid 4242 addr 0x10000 to node 1" "$T/log" || fail "precise: accessing node is the target"
 [ "$(stat_of source_feed_malformed)" = 1 ] || fail "socket malformed"
 stop
 [ -e "$T/feed.sock" ] && fail "feed socket left behind"
@@ -79,7 +79,7 @@ machine 2node-notiers
 proc 4242 worker 102400
 mkfifo "$T/fifo"
 config "[engine]" "enabled_sources = feed" "sleep_ms = 50" "[targets]" "pids = 4242" "[feed]" "path = $T/fifo"
-start --migrator=dry-run --fake-page-nid=1
+start --migrator=fake:1
 printf '4242 0x20000\n4242 0x20000\n' >"$T/fifo"
 wait_stat pgpromote_success 1
 printf '4242 0x30000\n4242 0x30000\n' >"$T/fifo"
@@ -92,7 +92,7 @@ machine 2node-tiers
 proc 4242 worker 102400
 printf '4242 0x20000\n4242 0x20000\n' >"$T/feed"
 config "[engine]" "enabled_sources = feed" "sleep_ms = 50" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
-start --migrator=dry-run --fake-page-nid=0
+start --migrator=fake:0
 wait_stat source_feed_reports 2
 sleep 0.3
 [ "$(stat_of pghot_recorded_accesses)" = 0 ] || fail "top-tier page recorded"

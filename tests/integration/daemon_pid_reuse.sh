@@ -10,7 +10,7 @@ mkfifo "$T/fifo"
 # rescan_ms large: only the per-move check can notice the reuse
 config "[engine]" "enabled_sources = feed" "freq_threshold = 2" "sleep_ms = 50" \
 	"[targets]" "pids = 4242" "rescan_ms = 600000" "[feed]" "path = $T/fifo"
-start --migrator=dry-run --fake-page-nid=1
+start --migrator=fake:1
 exec 3>"$T/fifo"
 printf '4242 0x7f0000001000\n4242 0x7f0000001000\n' >&3
 wait_stat pgpromote_success 1
@@ -21,7 +21,7 @@ proc 4242 intruder 102400 2000
 printf '4242 0x7f0000002000\n4242 0x7f0000002000\n' >&3
 wait_stat pghot_promote_fail_gone 1
 [ "$(stat_of pgpromote_success)" = 1 ] || fail "moved pages of the reused pid: $(stat_of pgpromote_success)"
-grep -qF "dry-run: move pid 4242 addr 0x7f0000002000" "$T/log" && fail "a move was issued for the new program"
+grep -qF "fake: move pid 4242 addr 0x7f0000002000" "$T/log" && fail "a move was issued for the new program"
 exec 3>&-
 stop
 ok "a reused pid's pages are not moved (counted as gone)"

@@ -21,7 +21,8 @@ int main(void)
 {
 	const struct pghot_node_info nodes[2] = { { true, false }, { true, true } };
 	const struct pghot_migrator_ops ops = { "ok", ok_migrate };
-	struct pghot_engine *e = pghot_engine_new(PGHOT_MODE_DEFAULT, NULL, nodes, 2);
+	PGHOT_ENGINE_OPTS(o, .nodes = nodes, .nr_nodes = 2);
+	struct pghot_engine *e = pghot_engine_new(&o);
 	uint64_t c[PGHOT_COUNTER_MAX];
 	uint32_t id;
 
@@ -35,7 +36,8 @@ int main(void)
 	printf("%s %llu\n", pghot_counter_name(PGPROMOTE_SUCCESS),
 	       (unsigned long long)c[PGPROMOTE_SUCCESS]);
 	pghot_engine_free(e);
-	return pghot_engine_new(PGHOT_MODE_MAX, NULL, nodes, 2) || errno != EINVAL;
+	o.mode = PGHOT_MODE_MAX;
+	return pghot_engine_new(&o) || errno != EINVAL;
 }
 C
 export PKG_CONFIG_PATH=$B/lib/pkgconfig
@@ -45,4 +47,9 @@ out=$(LD_LIBRARY_PATH=$B/lib "$T/use")
 LD_LIBRARY_PATH=$B/lib ldd "$T/use" | grep -q "$B/lib/libpghot.so.0" || { echo "FAIL: not linked to the shared library"; exit 1; }
 bad=$(nm -D --defined-only "$B/lib/libpghot.so.0" | awk '$2 == "T" && $3 !~ /^pghot_/ {print $3}')
 [ -z "$bad" ] || { echo "FAIL: exported beyond the API: $bad"; exit 1; }
-echo "ok: pkg-config build, shared library, only pghot_* exported"
+# every exported function is in the version script, and the reverse
+exported=$(nm -D --defined-only "$B/lib/libpghot.so.0" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort)
+mapped=$(sed -n 's/^[[:space:]]*\(pghot_[a-z_]*\);/\1/p' "$ROOT/src/lib/libpghot.map" | sort)
+[ "$exported" = "$mapped" ] || { echo "FAIL: exports and src/lib/libpghot.map differ:"; diff <(echo "$exported") <(echo "$mapped"); exit 1; }
+objdump -T "$B/lib/libpghot.so.0" | grep -q 'PGHOT_0.1 *pghot_engine_new' || { echo "FAIL: symbols not versioned"; exit 1; }
+echo "ok: pkg-config build, shared library, only the versioned pghot_* API exported"

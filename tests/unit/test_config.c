@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd/common/config.h"
+#include "linux/damon.h"
 
 static struct pghotd_config cfg;
 static char err[1024];
@@ -26,14 +27,19 @@ static int parse(const char *text)
 
 static void test_defaults(void **state)
 {
+	size_t damon_idx;
+	const struct damon_cfg *dc;
+
 	assert_int_equal(parse(""), 0);
 	assert_int_equal(cfg.mode, PGHOT_MODE_DEFAULT);
-	assert_int_equal(cfg.sources, 1u << PGHOTD_SRC_DAMON);
-	assert_int_equal(cfg.sample_us, 5000);
-	assert_int_equal(cfg.aggr_us, 100000);
-	assert_int_equal(cfg.min_nr_regions, 10);
-	assert_int_equal(cfg.max_nr_regions, 1000);
-	assert_int_equal(cfg.hot_min_accesses, 1);
+	assert_non_null(src_find("damon", &damon_idx));
+	dc = cfg_src(&cfg, damon_idx);
+	assert_int_equal(cfg.sources, 1u << damon_idx);
+	assert_int_equal(dc->sample_us, 5000);
+	assert_int_equal(dc->aggr_us, 100000);
+	assert_int_equal(dc->min_nr_regions, 10);
+	assert_int_equal(dc->max_nr_regions, 1000);
+	assert_int_equal(dc->hot_min_accesses, 1);
 	assert_false(cfg.demote_enabled);
 	assert_string_equal(cfg.socket, "/run/pghot/pghotd.sock");
 	assert_string_equal(cfg.prometheus_file, "");
@@ -87,7 +93,7 @@ static const struct bad bads[] = {
 	{ "[engine]\nmode = fast\n",
 	  "t.conf:2: key 'mode': value 'fast' not allowed; allowed values: default, precise" },
 	{ "[engine]\nenabled_sources = damon,ibs\n",
-	  "t.conf:2: key 'enabled_sources': value 'damon,ibs' not allowed: unknown source 'ibs'; allowed values: damon, feed" },
+	  "t.conf:2: key 'enabled_sources': value 'damon,ibs' not allowed: unknown source 'ibs'; allowed values: damon, feed, hwhint" },
 	{ "[engine]\nsleep_ms = 10\n",
 	  "t.conf:2: key 'sleep_ms': value '10' out of range 50..1000 (sleep_ms)" },
 	{ "[engine]\nbatch_nr = 2000\n",
@@ -110,7 +116,7 @@ static const struct bad bads[] = {
 	  "t.conf:2: key 'lower_tier_nodes': value ',' is not a node list (e.g. 1,2 or 1-3; nodes 0..1023)" },
 	{ "[engine]\nbogus = 1\n", "t.conf:2: unknown key 'bogus' in section [engine]" },
 	{ "[nope]\nx = 1\n",
-	  "t.conf:2: unknown section [nope] (key 'x'); sections: engine, targets, damon, feed, demotion, stats, system" },
+	  "t.conf:2: unknown section [nope] (key 'x'); sections: engine, targets, damon, feed, hwhint, demotion, stats, system" },
 	{ "[engine]\nthis is not ini\n",
 	  "t.conf:2: syntax error: expected '[section]', 'key = value' or a '#' comment" },
 	{ "[targets]\npids = 12 abc\n",

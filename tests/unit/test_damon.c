@@ -4,12 +4,17 @@
  *
  * A small "kernel" (fk_hook, installed with sysfs_set_write_hook()) plays
  * what the real one does on writes: writing nr_kdamonds, nr_contexts,
- * nr_targets, nr_regions, nr_schemes or nr_filters rebuilds the folders of
- * the layout under test (6.2, 6.12 or 6.17); "on"/"off"/"commit"/
- * "update_schemes_tried_regions" written to a kdamond's state file change
- * state and pid and fill tried_regions from the regions a test scripted per
- * target, honouring the target filters of each scheme. Nothing here touches
- * the real /sys.
+ * nr_targets, nr_regions, nr_schemes, nr_filters, nr_goals or nr_dests
+ * rebuilds the folders of the layout under test (6.2 ... 6.17, by the
+ * version each file appeared in); an action, filter type or goal metric the
+ * version does not know is refused with EINVAL, as the kernel does;
+ * "on"/"off"/"commit"/"update_schemes_tried_regions"/"update_schemes_stats"
+ * written to a kdamond's state file change state and pid, fill
+ * tried_regions from the regions a test scripted per target (honouring the
+ * target filters of each scheme) and the stats from scripted counters. The
+ * source's reader thread makes these writes; a test can hold the update
+ * command (gate) to see that poll() does not wait for it. Nothing here
+ * touches the real /sys.
  */
 /* Paths here are short temporary folders; truncation cannot happen. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -22,9 +27,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +40,7 @@
 #include <unistd.h>
 
 #include "linux/damon.h"
+#include "linux/damon_admin.h"
 #include "linux/damon_parse.h"
 #include "linux/source.h"
 #include "linux/sysfs_io.h"
@@ -44,7 +53,7 @@ struct fk {
 	char admin[PATH_MAX];
 	char proc[PATH_MAX];
 	char run[PATH_MAX];
-	int ver;		/* 602, 612, 617 */
+	int ver;		/* 602 ... 617: Linux 6.2 ... 6.17 */
 	bool no_vaddr;
 	/* regions the kernel "sees" per target index */
 	struct damon_region reg[MAX_T][MAX_R];
@@ -52,8 +61,18 @@ struct fk {
 	bool fill_tried;	/* false: update leaves tried_regions empty */
 	bool drop_age;		/* region 0 of every fill lacks its age file */
 	int busy_writes;	/* fail that many next writes with -EBUSY */
+	const char *fail_once;	/* fail the next write to a path ending so,
+				 * with -EIO */
 	int busy_update;	/* fail update commands with -EBUSY */
-	int nr_on, nr_off, nr_commit, nr_update, nr_writes;
+	struct damos_stats stats; /* what update_schemes_stats shows */
+	/* gate: update_schemes_tried_regions waits until the test opens it */
+	pthread_mutex_t gmx;
+	pthread_cond_t gcv;
+	bool gated, gate_open, in_update, answered;
+	int nr_on, nr_off, nr_commit, nr_update, nr_writes, nr_goal_commits;
+	char fail[512];		/* what the fake kernel found wrong (it runs on
+				 * the source's reader thread: no cmocka
+				 * assert there) */
 	char log[8192];
 };
 
@@ -192,8 +211,13 @@ static void fk_context(struct fk *k, const char *c)
 	put("5000", "%s/monitoring_attrs/intervals/sample_us", c);
 	put("100000", "%s/monitoring_attrs/intervals/aggr_us", c);
 	put("60000000", "%s/monitoring_attrs/intervals/update_us", c);
-	if (k->ver >= 615)
-		put("0", "%s/monitoring_attrs/intervals/intervals_goal/access_bp", c);
+	if (k->ver >= 615) {
+		static const char *const g[] = { "access_bp", "aggrs", "min_sample_us",
+						 "max_sample_us" };
+
+		for (int i = 0; i < 4; i++)
+			put("0", "%s/monitoring_attrs/intervals/intervals_goal/%s", c, g[i]);
+	}
 	put("10", "%s/monitoring_attrs/nr_regions/min", c);
 	put("1000", "%s/monitoring_attrs/nr_regions/max", c);
 	put("0", "%s/targets/nr_targets", c);
@@ -205,9 +229,35 @@ static void fk_filters(struct fk *k, const char *d)
 	put("0", "%s/nr_filters", d);
 }
 
+static void fk_quotas(struct fk *k, const char *s)
+{
+	static const char *const q[] = { "ms", "bytes", "reset_interval_ms",
+					 "weights/sz_permil", "weights/nr_accesses_permil",
+					 "weights/age_permil" };
+
+	for (int i = 0; i < 6; i++)
+		put("0", "%s/quotas/%s", s, q[i]);
+	if (k->ver >= 608)
+		put("0", "%s/quotas/goals/nr_goals", s);
+	if (k->ver >= 609)
+		put("0", "%s/quotas/effective_bytes", s);
+}
+
+static void fk_stats(struct fk *k, const char *s)
+{
+	static const char *const st[] = { "nr_tried", "sz_tried", "nr_applied",
+					  "sz_applied", "qt_exceeds" };
+
+	for (int i = 0; i < 5; i++)
+		put("0", "%s/stats/%s", s, st[i]);
+	if (k->ver >= 614)
+		put("0", "%s/stats/sz_ops_filter_passed", s);
+}
+
 static void fk_scheme(struct fk *k, const char *s)
 {
 	static const char *const ap[] = { "sz", "nr_accesses", "age" };
+	char d[PATH_MAX];
 
 	put("stat", "%s/action", s);
 	if (k->ver >= 607)
@@ -218,17 +268,13 @@ static void fk_scheme(struct fk *k, const char *s)
 		put("0", "%s/access_pattern/%s/min", s, ap[i]);
 		put("0", "%s/access_pattern/%s/max", s, ap[i]);
 	}
-	put("0", "%s/quotas/ms", s);
+	fk_quotas(k, s);
 	put("none", "%s/watermarks/metric", s);
 	if (k->ver >= 603) {
-		char d[PATH_MAX];
-
 		snprintf(d, sizeof(d), "%s/filters", s);
 		fk_filters(k, d);
 	}
 	if (k->ver >= 615) {
-		char d[PATH_MAX];
-
 		snprintf(d, sizeof(d), "%s/core_filters", s);
 		fk_filters(k, d);
 		snprintf(d, sizeof(d), "%s/ops_filters", s);
@@ -236,7 +282,7 @@ static void fk_scheme(struct fk *k, const char *s)
 	}
 	if (k->ver >= 617)
 		put("0", "%s/dests/nr_dests", s);
-	put("0", "%s/stats/nr_tried", s);
+	fk_stats(k, s);
 	if (k->ver >= 606)
 		put("0", "%s/tried_regions/total_bytes", s);
 	else
@@ -254,6 +300,75 @@ static void fk_filter(struct fk *k, const char *f)
 		put("0", "%s/damon_target_idx", f);
 	if (k->ver >= 614)
 		put("N", "%s/allow", f);
+	if (k->ver >= 615) {
+		put("0", "%s/min", f);
+		put("0", "%s/max", f);
+	}
+}
+
+static void fk_goal(struct fk *k, const char *g)
+{
+	if (k->ver >= 609)
+		put("user_input", "%s/target_metric", g);
+	put("0", "%s/target_value", g);
+	put("0", "%s/current_value", g);
+	if (k->ver >= 616)
+		put("0", "%s/nid", g);
+}
+
+static void fk_dest(struct fk *k, const char *d)
+{
+	put("0", "%s/id", d);
+	put("0", "%s/weight", d);
+}
+
+/* The first Linux version that knows @name in @path; 0: none. */
+static int fk_name_since(const char *path, const char *name)
+{
+	static const struct {
+		const char *leaf, *name;
+		int since;
+	} names[] = {
+		{ "/action", "stat", 602 }, { "/action", "willneed", 602 },
+		{ "/action", "cold", 602 }, { "/action", "pageout", 602 },
+		{ "/action", "hugepage", 602 }, { "/action", "nohugepage", 602 },
+		{ "/action", "lru_prio", 602 }, { "/action", "lru_deprio", 602 },
+		{ "/action", "migrate_hot", 611 }, { "/action", "migrate_cold", 611 },
+		{ "/type", "anon", 603 }, { "/type", "memcg", 603 },
+		{ "/type", "addr", 605 }, { "/type", "target", 606 },
+		{ "/type", "young", 610 }, { "/type", "active", 615 },
+		{ "/type", "hugepage_size", 615 }, { "/type", "unmapped", 615 },
+		{ "/target_metric", "user_input", 609 },
+		{ "/target_metric", "some_mem_psi_us", 609 },
+		{ "/target_metric", "node_mem_used_bp", 616 },
+		{ "/target_metric", "node_mem_free_bp", 616 },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (ends_with(path, names[i].leaf) && !strcmp(name, names[i].name))
+			return names[i].since;
+	return 0;
+}
+
+/* Names the kernel checks: unknown ones are EINVAL; since 6.15 each filter
+ * folder takes only its layer's types (damos_sysfs_scheme_filter). */
+static int fk_check_name(struct fk *k, const char *path, const char *v)
+{
+	int since;
+	bool core;
+
+	if (!ends_with(path, "/action") && !ends_with(path, "/type") &&
+	    !ends_with(path, "/target_metric"))
+		return 0;
+	since = fk_name_since(path, v);
+	if (!since || k->ver < since)
+		return -EINVAL;
+	core = !strcmp(v, "addr") || !strcmp(v, "target");
+	if (strstr(path, "/core_filters/") && !core)
+		return -EINVAL;
+	if (strstr(path, "/ops_filters/") && core)
+		return -EINVAL;
+	return 0;
 }
 
 static bool fake_pid_alive(struct fk *k, long pid)
@@ -264,11 +379,14 @@ static bool fake_pid_alive(struct fk *k, long pid)
 	return sysfs_exists(p);
 }
 
-/* Kernel checks at on/commit: every target pid exists. */
+/* Kernel checks at on/commit: every target pid of vaddr exists. */
 static int fk_check_targets(struct fk *k, const char *kd)
 {
 	char b[64];
 	int n = atoi(get(b, sizeof(b), "%s/contexts/0/targets/nr_targets", kd));
+
+	if (strcmp(get(b, sizeof(b), "%s/contexts/0/operations", kd), "vaddr"))
+		return 0;
 
 	for (int i = 0; i < n; i++) {
 		long pid = atol(get(b, sizeof(b),
@@ -292,7 +410,8 @@ static int fk_scheme_target(struct fk *k, const char *s)
 		return -1;
 	if (strcmp(get(b, sizeof(b), "%s/%s/0/type", s, dir), "target"))
 		return -1;
-	assert_string_equal(get(b, sizeof(b), "%s/%s/0/matching", s, dir), "N");
+	if (strcmp(get(b, sizeof(b), "%s/%s/0/matching", s, dir), "N"))
+		snprintf(k->fail, sizeof(k->fail), "%s: target filter matching Y", s);
 	return atoi(get(b, sizeof(b), "%s/%s/0/damon_target_idx", s, dir));
 }
 
@@ -307,10 +426,10 @@ static void fk_fill_tried(struct fk *k, const char *kd, int kidx)
 
 		snprintf(s, sizeof(s), "%s/contexts/0/schemes/%d", kd, i);
 		/* the pattern must match everything */
-		assert_string_equal(get(b, sizeof(b), "%s/access_pattern/sz/max", s),
-				    "18446744073709551615");
-		assert_string_equal(get(b, sizeof(b), "%s/access_pattern/age/max", s),
-				    "4294967295");
+		if (strcmp(get(b, sizeof(b), "%s/access_pattern/sz/max", s),
+			   "18446744073709551615") ||
+		    strcmp(get(b, sizeof(b), "%s/access_pattern/age/max", s), "4294967295"))
+			snprintf(k->fail, sizeof(k->fail), "%s: pattern does not match all", s);
 		{
 			char d[PATH_MAX];
 
@@ -324,8 +443,8 @@ static void fk_fill_tried(struct fk *k, const char *kd, int kidx)
 			/* per-target kdamonds: kdamond K holds target K */
 			int src = k->ver < 606 ? kidx : ti;
 
-			if (t >= 0 && ti != t)
-				continue;
+			if ((t >= 0 && ti != t) || src >= MAX_T)
+				continue; /* scripted regions: MAX_T targets */
 			for (size_t r = 0; r < k->nreg[src]; r++, n++) {
 				const struct damon_region *g = &k->reg[src][r];
 				char v[32];
@@ -343,6 +462,47 @@ static void fk_fill_tried(struct fk *k, const char *kd, int kidx)
 			}
 		}
 	}
+}
+
+/* Hold the update command until the test opens the gate (10 s at most, so
+ * that a source that waited for it fails the test instead of hanging). */
+static void fk_gate(struct fk *k)
+{
+	struct timespec until;
+
+	pthread_mutex_lock(&k->gmx);
+	k->in_update = true;
+	pthread_cond_broadcast(&k->gcv);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	while (k->gated && !k->gate_open &&
+	       pthread_cond_timedwait(&k->gcv, &k->gmx, &until) == 0)
+		;
+	pthread_mutex_unlock(&k->gmx);
+}
+
+static void fk_fill_stats(struct fk *k, const char *kd)
+{
+	const struct damos_stats *t = &k->stats;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} f[] = {
+		{ "nr_tried", t->nr_tried }, { "sz_tried", t->sz_tried },
+		{ "nr_applied", t->nr_applied }, { "sz_applied", t->sz_applied },
+		{ "qt_exceeds", t->qt_exceeds },
+		{ "sz_ops_filter_passed", t->sz_ops_filter_passed },
+	};
+	char b[64];
+	int ns = atoi(get(b, sizeof(b), "%s/contexts/0/schemes/nr_schemes", kd));
+
+	for (int i = 0; i < ns; i++)
+		for (size_t j = 0; j < sizeof(f) / sizeof(f[0]); j++) {
+			if (j == 5 && k->ver < 614)
+				continue;
+			snprintf(b, sizeof(b), "%llu", (unsigned long long)(f[j].v + (uint64_t)i));
+			put(b, "%s/contexts/0/schemes/%d/stats/%s", kd, i, f[j].name);
+		}
 }
 
 static int fk_state(struct fk *k, const char *path, const char *v)
@@ -390,8 +550,20 @@ static int fk_state(struct fk *k, const char *path, const char *v)
 	if (!strcmp(v, "update_schemes_tried_regions")) {
 		if (k->busy_update)
 			return -EBUSY;
+		fk_gate(k);
 		k->nr_update++;
 		fk_fill_tried(k, kd, kidx);
+		pthread_mutex_lock(&k->gmx);
+		k->answered = true;
+		pthread_mutex_unlock(&k->gmx);
+		return 1;
+	}
+	if (!strcmp(v, "update_schemes_stats")) {
+		fk_fill_stats(k, kd);
+		return 1;
+	}
+	if (!strcmp(v, "commit_schemes_quota_goals")) {
+		k->nr_goal_commits++;
 		return 1;
 	}
 	return -EINVAL;
@@ -414,8 +586,14 @@ static int fk_hook(void *arg, const char *path, const char *v)
 		k->busy_writes--;
 		return -EBUSY;
 	}
+	if (k->fail_once && ends_with(path, k->fail_once)) {
+		k->fail_once = NULL;
+		return -EIO;
+	}
 	if (strncmp(path, k->admin, strlen(k->admin)))
 		return 0;
+	if (fk_check_name(k, path, v))
+		return -EINVAL;
 	snprintf(d, sizeof(d), "%s", path);
 	*strrchr(d, '/') = '\0';
 	if (ends_with(path, "/state"))
@@ -464,6 +642,22 @@ static int fk_hook(void *arg, const char *path, const char *v)
 			snprintf(sc, sizeof(sc), "%s/%d", d, i);
 			fk_scheme(k, sc);
 		}
+	} else if (ends_with(path, "/goals/nr_goals")) {
+		rm_numbered(d);
+		for (int i = 0; i < n; i++) {
+			char g[PATH_MAX];
+
+			snprintf(g, sizeof(g), "%s/%d", d, i);
+			fk_goal(k, g);
+		}
+	} else if (ends_with(path, "/dests/nr_dests")) {
+		rm_numbered(d);
+		for (int i = 0; i < n; i++) {
+			char g[PATH_MAX];
+
+			snprintf(g, sizeof(g), "%s/%d", d, i);
+			fk_dest(k, g);
+		}
 	} else if (ends_with(path, "/nr_filters")) {
 		rm_numbered(d);
 		for (int i = 0; i < n; i++) {
@@ -504,6 +698,8 @@ static struct fk *fk_new(int ver, bool with_damon)
 	assert_non_null(mkdtemp(tmpl));
 	k->ver = ver;
 	k->fill_tried = true;
+	pthread_mutex_init(&k->gmx, NULL);
+	pthread_cond_init(&k->gcv, NULL);
 	snprintf(k->root, sizeof(k->root), "%s/sys", tmpl);
 	snprintf(k->admin, sizeof(k->admin), "%s/kernel/mm/damon/admin", k->root);
 	snprintf(k->proc, sizeof(k->proc), "%s/proc", tmpl);
@@ -527,6 +723,10 @@ static void fk_free(struct fk *k)
 	char top[PATH_MAX];
 
 	sysfs_set_write_hook(NULL, NULL);
+	if (k->fail[0])
+		fail_msg("fake kernel: %s", k->fail);
+	pthread_cond_destroy(&k->gcv);
+	pthread_mutex_destroy(&k->gmx);
 	snprintf(top, sizeof(top), "%s", k->root);
 	*strrchr(top, '/') = '\0';
 	rmrf("%s", top);
@@ -544,22 +744,38 @@ static void test_log(void *arg, int level, const char *msg)
 	}
 }
 
+/* What open() gets: the environment and the source's own config. */
+struct src_cfg {
+	struct src_env env;
+	struct damon_cfg dc;
+};
+
 static struct src_cfg fk_cfg(struct fk *k)
 {
 	struct src_cfg c = {
-		.sysfs_root = k->root,
-		.procfs_root = k->proc,
-		.sample_us = 10000,
-		.aggr_us = 200000,
-		.min_nr_regions = 10,
-		.max_nr_regions = 500,
-		.hot_min_accesses = 3,
-		.log = test_log,
-		.run_dir = k->run,
+		.env = {
+			.sysfs_root = k->root,
+			.procfs_root = k->proc,
+			.log = test_log,
+			.run_dir = k->run,
+		},
+		.dc = {
+			.sample_us = 10000,
+			.aggr_us = 200000,
+			.min_nr_regions = 10,
+			.max_nr_regions = 500,
+			.hot_min_accesses = 3,
+		},
 	};
 
 	logbuf[0] = '\0';
 	return c;
+}
+
+static int damon_open(const struct src_cfg *c, void **ret, char *err,
+		      size_t len)
+{
+	return src_damon.ops->open(&c->env, &c->dc, ret, err, len);
 }
 
 static void *fk_open(struct fk *k)
@@ -567,7 +783,7 @@ static void *fk_open(struct fk *k)
 	struct src_cfg c = fk_cfg(k);
 	char err[1024] = "";
 	void *p = NULL;
-	int r = src_damon_ops.open(&c, &p, err, sizeof(err));
+	int r = damon_open(&c, &p, err, sizeof(err));
 
 	if (r)
 		fail_msg("open: %d %s", r, err);
@@ -588,20 +804,66 @@ static bool state_file_exists(struct fk *k)
 /* ---- report collection ---- */
 
 struct coll {
-	struct src_report r[64];
+	struct pl_range r[64];
 	int n;
 	int stop_after;
 };
 
-static int collect(void *arg, const struct src_report *r)
+static int collect_ranges(void *arg, const struct pl_range *r, size_t n)
 {
 	struct coll *c = arg;
 
-	if (c->n < 64)
-		c->r[c->n++] = *r;
-	if (c->stop_after && c->n >= c->stop_after)
-		return -ECANCELED;
+	for (size_t i = 0; i < n; i++) {
+		if (c->n < 64)
+			c->r[c->n++] = r[i];
+		if (c->stop_after && c->n >= c->stop_after)
+			return -ECANCELED;
+	}
 	return 0;
+}
+
+/* poll() of source @p into @c */
+static int poll_into(void *p, uint64_t now, struct coll *c)
+{
+	const struct src_sink sink = { .ranges = collect_ranges, .sink_arg = c };
+
+	return src_damon.ops->poll(p, now, &sink);
+}
+
+/* set_targets() returns at once; the reader applies the set: wait for it
+ * and return its result. */
+static int set_targets_sync(void *p, const pid_t *pids, size_t n)
+{
+	int r = src_damon.ops->set_targets(p, pids, n);
+
+	return r ? r : damon_src_settle(p);
+}
+
+/* Wait up to @ms for the source's fd to become readable. */
+static bool fd_ready(void *p, int ms)
+{
+	struct pollfd pfd = { .fd = src_damon.ops->fd(p), .events = POLLIN };
+
+	return poll(&pfd, 1, ms) == 1;
+}
+
+/*
+ * One round of the query as the daemon drives it: poll() asks the reader
+ * for a round and returns at once; the fd becomes readable when the round
+ * is done; the next poll() reports it.
+ */
+static int poll_sync(void *p, uint64_t now, struct coll *c)
+{
+	int r = poll_into(p, now, c);
+
+	if (r)
+		return r;
+	if (!fd_ready(p, 5000))
+		return 0; /* nothing asked (no DAMON any more): nothing comes */
+	r = poll_into(p, now, c);
+	if (g_fk && g_fk->fail[0])
+		fail_msg("fake kernel: %s", g_fk->fail);
+	return r;
 }
 
 static void set_regions(struct fk *k, int t, int n, ...)
@@ -628,7 +890,7 @@ static void test_no_damon(void **state)
 	char err[1024] = "", *before = snapshot(k->root), *after;
 	void *p = NULL;
 
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -ENOENT);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -ENOENT);
 	assert_null(p);
 	assert_non_null(strstr(err, "kernel has no DAMON sysfs interface ("));
 	assert_non_null(strstr(err, "/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+) with vaddr operations; use the feed source instead"));
@@ -659,12 +921,14 @@ static void check_layout_open_close(int ver, const char *name, bool per_target,
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/intervals/update_us"), "60000000");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/min"), "10");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/nr_regions/max"), "500");
-	assert_int_equal(src_damon_ops.interval_ms(p), 200);
-	assert_int_equal(src_damon_ops.fd(p), -1);
+	assert_int_equal(src_damon.ops->interval_ms(p), 200);
+	/* the reader's eventfd: nothing to read before a poll asked */
+	assert_true(src_damon.ops->fd(p) >= 0);
+	assert_false(fd_ready(p, 0));
 	assert_true(state_file_exists(k));
 	/* off until there is a target */
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -700,7 +964,7 @@ static void check_foreign(bool running)
 		put("812", "%s/kdamonds/0/pid", k->admin);
 	}
 	before = snapshot(k->root);
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EBUSY);
 	after = snapshot(k->root);
 	assert_string_equal(before, after);
 	assert_false(state_file_exists(k));
@@ -764,7 +1028,7 @@ static void test_stale_state_cleanup(void **state)
 	assert_non_null(strstr(k->log, "/kdamonds/nr_kdamonds=0\n"));
 	assert_non_null(strstr(logbuf, "removed 1 kdamond(s) left by pghotd pid 3999999"));
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_false(state_file_exists(k));
 	fk_free(k);
 }
@@ -784,7 +1048,7 @@ static void test_stale_state_mismatch(void **state)
 	put("5555", "%s/kdamonds/0/pid", k->admin);
 	write_state_file(k, 3999999, 1, 4242);
 	before = snapshot(k->root);
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EBUSY);
 	after = snapshot(k->root);
 	assert_string_equal(before, after);
 	assert_int_equal(k->nr_writes, 0);
@@ -807,13 +1071,13 @@ static void test_other_pghotd_alive(void **state)
 	snprintf(kd, sizeof(kd), "%s/kdamonds/0", k->admin);
 	fk_kdamond(k, kd);
 	write_state_file(k, 300, 7000, 0);
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EBUSY);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "another pghotd (pid 300)"));
 	assert_int_equal(k->nr_writes, 0);
 	/* same pid, other start time: a reused pid, so the owner is dead */
 	write_state_file(k, 300, 6999, 0);
 	p = fk_open(k);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -827,7 +1091,7 @@ static void test_stale_state_no_kdamonds(void **state)
 	p = fk_open(k);
 	assert_non_null(strstr(logbuf, "removing stale state file"));
 	assert_int_equal(k->nr_off, 0);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_false(state_file_exists(k));
 	fk_free(k);
 }
@@ -840,7 +1104,7 @@ static void test_no_vaddr(void **state)
 	void *p = NULL;
 
 	k->no_vaddr = true;
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EOPNOTSUPP);
 	assert_non_null(strstr(err, "no vaddr operations (avail_operations: 'paddr')"));
 	/* what it created is gone again */
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
@@ -860,7 +1124,7 @@ static void test_reports_612(void **state)
 	set_regions(k, 0, 3, 0x1000ULL, 0x3000ULL, 5u, 2u, 0x3000ULL, 0x8000ULL, 0u, 10u,
 		    0x8000ULL, 0x9000ULL, 1u, 0u);
 	set_regions(k, 1, 1, 0x10000ULL, 0x20000ULL, 20u, 7u);
-	assert_int_equal(src_damon_ops.set_targets(p, pids, 2), 0);
+	assert_int_equal(set_targets_sync(p, pids, 2), 0);
 	assert_int_equal(damon_src_targets(p, got, 4), 2);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "100");
@@ -871,7 +1135,7 @@ static void test_reports_612(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/access_pattern/nr_accesses/max"), "4294967295");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/action"), "stat");
 
-	assert_int_equal(src_damon_ops.poll(p, 777, collect, &c), 3);
+	assert_int_equal(poll_sync(p, 777000, &c), 3);
 	assert_int_equal(c.n, 3);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
@@ -879,7 +1143,6 @@ static void test_reports_612(void **state)
 	assert_int_equal(c.r[0].nr_accesses, 5);
 	assert_int_equal(c.r[0].age, 2);
 	assert_false(c.r[0].cold);
-	assert_int_equal(c.r[0].time_ms, 777);
 	assert_int_equal(c.r[0].nid, PGHOT_NID_UNKNOWN);
 	assert_int_equal(c.r[1].pid, 100);
 	assert_int_equal(c.r[1].start, 0x3000);
@@ -889,15 +1152,15 @@ static void test_reports_612(void **state)
 	assert_int_equal(c.r[2].pid, 200);
 	assert_int_equal(c.r[2].start, 0x10000);
 	assert_false(c.r[2].cold);
-	src_damon_ops.stats(p, &st);
+	src_damon.ops->stats(p, &st);
 	assert_int_equal(st.reports, 3);
 	assert_int_equal(st.bytes_reported, 0x2000 + 0x5000 + 0x10000);
 	assert_int_equal(st.errors, 0);
 
 	/* a callback error stops the poll and is returned */
 	c = (struct coll){ .stop_after = 1 };
-	assert_int_equal(src_damon_ops.poll(p, 778, collect, &c), -ECANCELED);
-	src_damon_ops.close(p);
+	assert_int_equal(poll_sync(p, 778000, &c), -ECANCELED);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "<missing>");
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	fk_free(k);
@@ -914,15 +1177,15 @@ static void test_reports_617(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 4u, 1u);
 	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 0u, 9u);
-	assert_int_equal(src_damon_ops.set_targets(p, pids, 2), 0);
+	assert_int_equal(set_targets_sync(p, pids, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/type"), "target");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/core_filters/0/allow"), "N");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/filters/nr_filters"), "0");
-	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 1000, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[1].pid, 200);
 	assert_true(c.r[1].cold);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -934,11 +1197,11 @@ static void test_targets_change_commit(void **state)
 	char b[64];
 	void *p = fk_open(k);
 
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	assert_int_equal(set_targets_sync(p, a, 2), 0);
 	assert_int_equal(k->nr_on, 1);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0); /* no change */
+	assert_int_equal(set_targets_sync(p, a, 2), 0); /* no change */
 	assert_int_equal(k->nr_commit, 0);
-	assert_int_equal(src_damon_ops.set_targets(p, b2, 2), 0);
+	assert_int_equal(set_targets_sync(p, b2, 2), 0);
 	assert_int_equal(k->nr_commit, 1);
 	assert_int_equal(k->nr_on, 1);
 	assert_int_equal(k->nr_off, 0);
@@ -953,22 +1216,22 @@ static void test_targets_change_commit(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/2/end"), "140720308621312");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/1/regions/nr_regions"), "0");
 	/* down to one target: no filter needed */
-	assert_int_equal(src_damon_ops.set_targets(p, b2 + 1, 1), 0);
+	assert_int_equal(set_targets_sync(p, b2 + 1, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/0/filters/nr_filters"), "0");
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
 	assert_int_equal(got[0], 300);
 	/* none: the kdamond stops */
-	assert_int_equal(src_damon_ops.set_targets(p, NULL, 0), 0);
+	assert_int_equal(set_targets_sync(p, NULL, 0), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
 	/* a pid that does not exist is skipped */
 	{
 		pid_t d[] = { 999, 100 };
 
-		assert_int_equal(src_damon_ops.set_targets(p, d, 2), 0);
+		assert_int_equal(set_targets_sync(p, d, 2), 0);
 		assert_int_equal(damon_src_targets(p, got, 4), 1);
 		assert_int_equal(got[0], 100);
 	}
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -983,21 +1246,21 @@ static void test_targets_602(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 0u, 3u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
-	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_int_equal(set_targets_sync(p, two, 2), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/aggr_us"), "200000");
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 2);
+	assert_int_equal(poll_sync(p, 5000, &c), 2);
 	assert_int_equal(c.r[0].pid, 100);
 	assert_int_equal(c.r[0].start, 0x1000);
 	assert_int_equal(c.r[1].pid, 200);
 	assert_true(c.r[1].cold);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -1011,19 +1274,43 @@ static void test_targets_602_change(void **state)
 	char b[64];
 	void *p = fk_open(k);
 
-	assert_int_equal(src_damon_ops.set_targets(p, two, 2), 0);
+	assert_int_equal(set_targets_sync(p, two, 2), 0);
 	assert_int_equal(k->nr_on, 2);
-	assert_int_equal(src_damon_ops.set_targets(p, swap, 2), 0);
+	assert_int_equal(set_targets_sync(p, swap, 2), 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 3);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "300");
 	assert_string_equal(KGET(k, b, "kdamonds/1/state"), "on");
-	assert_int_equal(src_damon_ops.set_targets(p, one, 1), 0);
+	assert_int_equal(set_targets_sync(p, one, 1), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "200");
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+/* 6.2: the kernel refuses a resize: the kdamonds stay ours, a retry works. */
+static void test_targets_602_resize_fails(void **state)
+{
+	struct fk *k = fk_new(602, true);
+	struct coll c = { 0 };
+	pid_t one[] = { 100 }, two[] = { 100, 200 };
+	char b[64];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
+	assert_int_equal(set_targets_sync(p, one, 1), 0);
+	k->fail_once = "/kdamonds/nr_kdamonds";
+	assert_int_equal(set_targets_sync(p, two, 2), -EIO);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	assert_null(strstr(logbuf, "no longer its own"));
+	assert_int_equal(set_targets_sync(p, two, 2), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
+	assert_int_equal(poll_sync(p, 1000, &c), 1);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	assert_false(state_file_exists(k));
 	fk_free(k);
@@ -1040,14 +1327,14 @@ static void test_targets_606_offon(void **state)
 	assert_string_equal(damon_src_layout(p)->name, "6.6-6.10");
 	assert_false(damon_src_per_target_kdamonds(p));
 	set_regions(k, 1, 1, 0x5000ULL, 0x6000ULL, 7u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
-	assert_int_equal(src_damon_ops.set_targets(p, b2, 2), 0);
+	assert_int_equal(set_targets_sync(p, a, 2), 0);
+	assert_int_equal(set_targets_sync(p, b2, 2), 0);
 	assert_int_equal(k->nr_commit, 0);
 	assert_int_equal(k->nr_off, 1);
 	assert_int_equal(k->nr_on, 2);
-	assert_int_equal(src_damon_ops.poll(p, 1, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 1000, &c), 1);
 	assert_int_equal(c.r[0].pid, 300);
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1062,12 +1349,12 @@ static void test_pid_vanishes(void **state)
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
 	set_regions(k, 1, 1, 0x7000ULL, 0x9000ULL, 9u, 3u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 2), 0);
+	assert_int_equal(set_targets_sync(p, a, 2), 0);
 	rmrf("%s/100", k->proc);
 	/* the kernel now sees only one target, the former index 1 */
 	k->reg[0][0] = k->reg[1][0];
 	k->nreg[1] = 0;
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 5000, &c), 1);
 	assert_int_equal(c.r[0].pid, 200);
 	assert_int_equal(damon_src_targets(p, got, 4), 1);
 	assert_int_equal(got[0], 200);
@@ -1076,9 +1363,9 @@ static void test_pid_vanishes(void **state)
 	/* the last one too: the kdamond is stopped, polls report nothing */
 	rmrf("%s/200", k->proc);
 	c.n = 0;
-	assert_int_equal(src_damon_ops.poll(p, 6, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 6000, &c), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "off");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	fk_free(k);
 }
@@ -1093,24 +1380,24 @@ static void test_tried_not_filled(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 8u, 1u, 0x2000ULL, 0x3000ULL, 0u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	k->fill_tried = false;
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 0);
+	assert_int_equal(poll_sync(p, 5000, &c), 0);
 	k->fill_tried = true;
 	k->drop_age = true;
-	assert_int_equal(src_damon_ops.poll(p, 6, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 6000, &c), 1);
 	assert_int_equal(c.r[0].start, 0x2000);
-	src_damon_ops.stats(p, &st);
+	src_damon.ops->stats(p, &st);
 	assert_int_equal(st.errors, 1);
 	k->drop_age = false;
 	k->busy_update = 1;
 	c.n = 0;
-	assert_int_equal(src_damon_ops.poll(p, 7, collect, &c), 0);
-	src_damon_ops.stats(p, &st);
+	assert_int_equal(poll_sync(p, 7000, &c), 0);
+	src_damon.ops->stats(p, &st);
 	assert_int_equal(st.errors, 2);
 	k->busy_update = 0;
-	assert_int_equal(src_damon_ops.poll(p, 8, collect, &c), 2);
-	src_damon_ops.close(p);
+	assert_int_equal(poll_sync(p, 8000, &c), 2);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1123,9 +1410,9 @@ static void test_busy_retry(void **state)
 	void *p = NULL;
 
 	k->busy_writes = 3;
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), 0);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), 0);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
@@ -1139,27 +1426,705 @@ static void test_kdamond_restart(void **state)
 	void *p = fk_open(k);
 
 	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
-	assert_int_equal(src_damon_ops.set_targets(p, a, 1), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	put("off", "%s/kdamonds/0/state", k->admin);
-	assert_int_equal(src_damon_ops.poll(p, 5, collect, &c), 1);
+	assert_int_equal(poll_sync(p, 5000, &c), 1);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
 	assert_non_null(strstr(logbuf, "stopped by itself"));
-	src_damon_ops.close(p);
+	src_damon.ops->close(p);
 	fk_free(k);
 }
 
-/* close() after the kdamonds were changed by someone: leave them. */
+/*
+ * close() after the kdamonds were changed by someone: leave them, write
+ * nothing, and drop our state file (it no longer describes them; a later
+ * start must not take them for a crashed pghotd's).
+ */
 static void test_close_foreign_change(void **state)
 {
 	struct fk *k = fk_new(612, true);
 	char b[64];
 	void *p = fk_open(k);
+	int writes;
 
 	put("2", "%s/kdamonds/nr_kdamonds", k->admin);
-	src_damon_ops.close(p);
+	writes = k->nr_writes;
+	src_damon.ops->close(p);
+	assert_int_equal(k->nr_writes, writes);
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "2");
-	assert_true(state_file_exists(k));
-	assert_non_null(strstr(logbuf, "leaving the kdamonds alone"));
+	assert_false(state_file_exists(k));
+	assert_non_null(strstr(logbuf, "nr_kdamonds is 2, pghotd created 1"));
+	assert_non_null(strstr(logbuf, "leaves every kdamond as it is"));
+	fk_free(k);
+}
+
+/* ---- ownership lost after open ---- */
+
+/*
+ * Another tool takes kdamond 0 while pghotd has no target (its kdamond is
+ * configured and off): the next round notices, says who runs it and what it
+ * does, and from then on nothing is written, not even at close.
+ */
+static void test_lost_idle(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	char b[64], *before, *after;
+	void *p = fk_open(k);
+	int writes;
+
+	put("paddr", "%s/kdamonds/0/contexts/0/operations", k->admin);
+	put("on", "%s/kdamonds/0/state", k->admin);
+	put("812", "%s/kdamonds/0/pid", k->admin);
+	writes = k->nr_writes;
+	before = snapshot(k->root);
+	assert_int_equal(poll_sync(p, 1000, &c), -ENOTRECOVERABLE);
+	assert_non_null(strstr(logbuf, "are no longer its own: kdamond 0 runs (pid 812) but "
+				       "pghotd left it off"));
+	assert_non_null(strstr(logbuf, "kdamond 0: on, pid 812 ("));
+	assert_non_null(strstr(logbuf, "/pid), paddr, 0 target(s), 0 scheme(s)"));
+	assert_non_null(strstr(logbuf, "use the feed source instead"));
+	assert_false(state_file_exists(k)); /* ours, and wrong now */
+	/* from now on: no read that decides anything, no write */
+	assert_int_equal(set_targets_sync(p, a, 1), -ENOTRECOVERABLE);
+	assert_int_equal(poll_into(p, 2, &c), 0);
+	assert_false(fd_ready(p, 50)); /* nothing was asked */
+	src_damon.ops->close(p);
+	after = snapshot(k->root);
+	assert_string_equal(before, after);
+	assert_int_equal(k->nr_writes, writes);
+	assert_int_equal(k->nr_off, 0);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	free(before);
+	free(after);
+	fk_free(k);
+}
+
+/* The other tool only reconfigures the idle kdamond (still off). */
+static void test_lost_reconfigured(void **state)
+{
+	struct fk *k = fk_new(617, true);
+	struct coll c = { 0 };
+	void *p = fk_open(k);
+	int writes;
+
+	put("20000", "%s/kdamonds/0/contexts/0/monitoring_attrs/intervals/sample_us",
+	    k->admin);
+	writes = k->nr_writes;
+	assert_int_equal(poll_sync(p, 1000, &c), -ENOTRECOVERABLE);
+	assert_non_null(strstr(logbuf, "/kdamonds/0/contexts/0/monitoring_attrs/intervals/"
+				       "sample_us is '20000', pghotd wrote '10000'"));
+	assert_non_null(strstr(logbuf, "kdamond 0: off, vaddr, 0 target(s)"));
+	src_damon.ops->close(p);
+	assert_int_equal(k->nr_writes, writes);
+	fk_free(k);
+}
+
+/* Someone restarts our running kdamond with their own targets. */
+static void test_lost_running(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100, 200 };
+	char b[64];
+	void *p = fk_open(k);
+	int writes;
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x2000ULL, 8u, 1u);
+	assert_int_equal(set_targets_sync(p, a, 2), 0);
+	assert_int_equal(poll_sync(p, 1000, &c), 1);
+	/* off, one target of theirs, on again: a new thread pid */
+	put("1", "%s/kdamonds/0/contexts/0/targets/nr_targets", k->admin);
+	put("300", "%s/kdamonds/0/contexts/0/targets/0/pid_target", k->admin);
+	put("999", "%s/kdamonds/0/pid", k->admin);
+	writes = k->nr_writes;
+	c.n = 0;
+	assert_int_equal(poll_sync(p, 2000, &c), -ENOTRECOVERABLE);
+	assert_int_equal(c.n, 0); /* their regions are never reported */
+	assert_non_null(strstr(logbuf, "kdamond 0 runs as pid 999, pghotd started it as pid 4242"));
+	assert_non_null(strstr(logbuf, "kdamond 0: on, pid 999 ("));
+	assert_non_null(strstr(logbuf, "vaddr, 1 target(s), 2 scheme(s): stat stat"));
+	src_damon.ops->close(p);
+	assert_int_equal(k->nr_writes, writes);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "1");
+	fk_free(k);
+}
+
+/* Descriptors this process has open. */
+static int open_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* 40 targets: more checked files than are kept open; a value past the
+ * kept ones changed is still seen. */
+static void test_lost_many_targets(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t pids[40];
+	void *p = fk_open(k);
+
+	int fds = open_fds();
+
+	for (int i = 0; i < 40; i++) {
+		pids[i] = 1000 + i;
+		fake_proc(k, pids[i], 9000 + (unsigned long long)i);
+	}
+	assert_int_equal(set_targets_sync(p, pids, 40), 0);
+	assert_int_equal(poll_sync(p, 1000, &c), 0);
+	/* 86 files checked, at most 64 of them kept open (DAMON_FP_OPEN_MAX) */
+	assert_true(open_fds() - fds <= 64);
+	/* the last scheme's action: checked after 80 other files */
+	put("pageout", "%s/kdamonds/0/contexts/0/schemes/39/action", k->admin);
+	assert_int_equal(poll_sync(p, 2000, &c), -ENOTRECOVERABLE);
+	assert_non_null(strstr(logbuf, "schemes/39/action is 'pageout', pghotd wrote 'stat'"));
+	src_damon.ops->close(p);
+	fk_free(k);
+}
+
+/* A second pghotd overwrote our state file: stop, and leave it be. */
+static void test_lost_state_file(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	void *p = fk_open(k);
+	int writes;
+
+	write_state_file(k, 300, 7000, 0);
+	writes = k->nr_writes;
+	assert_int_equal(set_targets_sync(p, a, 1), -ENOTRECOVERABLE);
+	assert_non_null(strstr(logbuf, "/damon.state now belongs to pghotd pid 300"));
+	/* the next poll says it once, then nothing more is asked */
+	assert_int_equal(poll_into(p, 1, &c), -ENOTRECOVERABLE);
+	assert_int_equal(poll_into(p, 1000, &c), 0);
+	assert_false(fd_ready(p, 50));
+	assert_int_equal(src_damon.ops->set_targets(p, a, 1), -ENOTRECOVERABLE);
+	src_damon.ops->close(p);
+	assert_int_equal(k->nr_writes, writes);
+	assert_true(state_file_exists(k)); /* not ours: not removed */
+	fk_free(k);
+}
+
+/* ---- poll() never waits for the kernel ---- */
+
+/* Wait until the reader's update command reached the fake kernel. */
+static void gate_wait(struct fk *k)
+{
+	pthread_mutex_lock(&k->gmx);
+	while (!k->in_update)
+		pthread_cond_wait(&k->gcv, &k->gmx);
+	pthread_mutex_unlock(&k->gmx);
+}
+
+/* Let the fake kernel answer the update command. */
+static void gate_open(struct fk *k)
+{
+	pthread_mutex_lock(&k->gmx);
+	k->gate_open = true;
+	pthread_cond_broadcast(&k->gcv);
+	pthread_mutex_unlock(&k->gmx);
+}
+
+/*
+ * The fake kdamond holds update_schemes_tried_regions until the test opens
+ * the gate. poll() must return while the command is still pending; the
+ * round's regions come once the kernel answered, announced on the fd.
+ */
+static void test_poll_nonblocking(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	pid_t got[4];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	k->gated = true;
+	assert_int_equal(poll_into(p, 10000, &c), 0);
+	gate_wait(k);
+	/* the kernel has the command and has not answered; poll() returned */
+	pthread_mutex_lock(&k->gmx);
+	assert_false(k->answered);
+	pthread_mutex_unlock(&k->gmx);
+	assert_false(fd_ready(p, 0));
+	/* polls in the meantime neither wait nor report */
+	assert_int_equal(poll_into(p, 10010, &c), 0);
+	assert_int_equal(c.n, 0);
+	gate_open(k);
+	assert_true(fd_ready(p, 5000));
+	pthread_mutex_lock(&k->gmx);
+	assert_true(k->answered);
+	pthread_mutex_unlock(&k->gmx);
+	/* less than an interval (200 ms) after the ask: reports, asks nothing */
+	assert_int_equal(poll_into(p, 10020, &c), 1);
+	assert_int_equal(c.r[0].pid, 100);
+	assert_int_equal(c.r[0].start, 0x1000);
+	/* the fd was drained: it waits for the next round */
+	assert_false(fd_ready(p, 0));
+	/* set_targets() while a round is in flight returns at once; the
+	 * reader applies the set after the round */
+	pthread_mutex_lock(&k->gmx);
+	k->gate_open = false;
+	k->in_update = false;
+	k->answered = false;
+	pthread_mutex_unlock(&k->gmx);
+	assert_int_equal(poll_into(p, 10300, &c), 0);
+	gate_wait(k);
+	{
+		pid_t two[] = { 100, 200 };
+
+		assert_int_equal(src_damon.ops->set_targets(p, two, 2), 0);
+	}
+	pthread_mutex_lock(&k->gmx);
+	assert_false(k->answered);
+	pthread_mutex_unlock(&k->gmx);
+	gate_open(k);
+	assert_int_equal(damon_src_settle(p), 0);
+	assert_int_equal(damon_src_targets(p, got, 4), 2);
+	assert_true(fd_ready(p, 5000));
+	src_damon.ops->close(p);
+	fk_free(k);
+}
+
+/*
+ * Rounds start at most once an interval (200 ms here) after the last ask;
+ * when the kernel took longer, the poll() that reports asks for the next
+ * round once the reports were handled, as the blocking poll() of old did.
+ */
+static void test_poll_cadence(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	assert_int_equal(poll_into(p, 1000, &c), 0);
+	assert_true(fd_ready(p, 5000));
+	assert_int_equal(poll_into(p, 1100, &c), 1);
+	assert_false(fd_ready(p, 100)); /* 100 ms after the ask: none asked */
+	assert_int_equal(poll_into(p, 1200, &c), 0); /* asks */
+	assert_true(fd_ready(p, 5000));
+	assert_int_equal(poll_into(p, 1500, &c), 1); /* and asks */
+	assert_true(fd_ready(p, 5000));
+	assert_int_equal(poll_into(p, 1510, &c), 1);
+	assert_int_equal(k->nr_update, 3);
+	src_damon.ops->close(p);
+	fk_free(k);
+}
+
+/* set_targets() returns before the kernel has the targets; a poll right
+ * after it still gets a round with them (the round waits for the set). */
+static void test_set_targets_then_poll(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 }, got[4];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
+	for (int i = 0; i < 20; i++) {
+		pid_t *t = i % 2 ? a : NULL;
+
+		assert_int_equal(src_damon.ops->set_targets(p, t, t ? 1 : 0), 0);
+		c.n = 0;
+		assert_int_equal(poll_sync(p, 1000 + 1000 * (uint64_t)i, &c), t ? 1 : 0);
+		assert_int_equal(damon_src_targets(p, got, 4), t ? 1 : 0);
+	}
+	assert_int_equal(damon_src_settle(p), 0);
+	src_damon.ops->close(p);
+	fk_free(k);
+}
+
+/* close() while the reader waits for the kernel: it waits for the round. */
+static void test_close_during_round(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	char b[64];
+	void *p = fk_open(k);
+
+	set_regions(k, 0, 1, 0x1000ULL, 0x3000ULL, 9u, 4u);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	k->gated = true;
+	assert_int_equal(poll_into(p, 10, &c), 0);
+	gate_wait(k);
+	gate_open(k);
+	src_damon.ops->close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+/* ---- the admin layer on its own: paddr, migrate schemes, stats ---- */
+
+static struct damon_admin *fk_admin(struct fk *k, uint32_t nr)
+{
+	struct damon_admin_cfg c = {
+		.sysfs_root = k->root,
+		.procfs_root = k->proc,
+		.run_dir = k->run,
+		.nr_kdamonds = nr,
+		.log = test_log,
+	};
+	struct damon_admin *a = NULL;
+	char err[1024] = "";
+	int r;
+
+	logbuf[0] = '\0';
+	r = damon_admin_open(&c, &a, err, sizeof(err));
+	if (r)
+		fail_msg("admin open: %d %s", r, err);
+	damon_admin_set_busy_wait(a, 0);
+	return a;
+}
+
+/* Node 1: memory blocks 8..15 of 128 MiB, block 12 offline. */
+static void fake_node(struct fk *k)
+{
+	put("8000000", "%s/devices/system/memory/block_size_bytes", k->root);
+	for (int m = 8; m < 16; m++) {
+		put(m == 12 ? "0" : "1", "%s/devices/system/memory/memory%d/online", k->root, m);
+		put("", "%s/devices/system/node/node1/memory%d/uevent", k->root, m);
+	}
+	put("", "%s/devices/system/node/node1/cpulist", k->root);
+}
+
+static const struct damon_ctx_attrs paddr_attrs = {
+	.ops = DAMON_OPS_PADDR,
+	.sample_us = 5000,
+	.aggr_us = 100000,
+	.min_nr_regions = 10,
+	.max_nr_regions = 1000,
+};
+
+/* mtier.c's promotion scheme: migrate_hot from node 1 to node 0, 200 MiB
+ * per second, warmer and older first, a goal on node 0's use, young only. */
+static void migrate_hot_scheme(struct damos_scheme *s, struct damos_goal *g,
+			       struct damos_filter *f, enum damos_goal_metric m)
+{
+	*g = (struct damos_goal){ .metric = m, .target_value = 9970, .current_value = 0,
+				  .nid = 0 };
+	if (m == DAMOS_GOAL_USER_INPUT)
+		g->current_value = 5000;
+	*f = (struct damos_filter){ .type = DAMOS_FILTER_YOUNG, .matching = true,
+				    .allow = true };
+	*s = (struct damos_scheme){
+		.action = DAMOS_MIGRATE_HOT,
+		.pattern = { .sz_min = 4096, .sz_max = UINT64_MAX, .nr_accesses_min = 1,
+			     .nr_accesses_max = 20, .age_min = 0, .age_max = UINT32_MAX },
+		.apply_interval_us = 1000000,
+		.quota = { .ms = 10, .bytes = 200ULL << 20, .reset_interval_ms = 1000,
+			   .weight_sz = 0, .weight_nr_accesses = 100, .weight_age = 100,
+			   .goals = g, .nr_goals = 1 },
+		.filters = f,
+		.nr_filters = 1,
+		.target_nid = 0,
+	};
+}
+
+static void check_paddr_migrate(int ver, enum damos_goal_metric metric)
+{
+	struct fk *k = fk_new(ver, true);
+	struct damon_range r[4];
+	struct damon_target_spec t;
+	struct damos_scheme sc;
+	struct damos_goal g;
+	struct damos_filter f;
+	struct damos_stats st;
+	const char *S = "kdamonds/0/contexts/0/schemes/0";
+	const char *F = ver >= 615 ? "ops_filters" : "filters";
+	struct damon_admin *a;
+	char b[64];
+	int n;
+
+	fake_node(k);
+	a = fk_admin(k, 1);
+	n = damon_node_ranges(k->root, 1, r, 4);
+	assert_int_equal(n, 2);
+	assert_true(r[0].start == 8ULL << 27 && r[0].end == 12ULL << 27);
+	assert_true(r[1].start == 13ULL << 27 && r[1].end == 16ULL << 27);
+	assert_int_equal(damon_admin_set_context(a, 0, &paddr_attrs), 0);
+	t = (struct damon_target_spec){ .pid = 0, .regions = r, .nr_regions = 2 };
+	assert_int_equal(damon_admin_set_targets(a, 0, &t, 1), 0);
+	migrate_hot_scheme(&sc, &g, &f, metric);
+	assert_int_equal(damon_admin_set_schemes(a, 0, &sc, 1), 0);
+
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/operations"), "paddr");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/nr_targets"), "1");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "0");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/nr_regions"), "2");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/0/start"), "1073741824");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/1/end"), "2147483648");
+	assert_string_equal(KGET(k, b, "%s/action", S), "migrate_hot");
+	assert_string_equal(KGET(k, b, "%s/target_nid", S), "0");
+	assert_string_equal(KGET(k, b, "%s/apply_interval_us", S), "1000000");
+	assert_string_equal(KGET(k, b, "%s/access_pattern/sz/min", S), "4096");
+	assert_string_equal(KGET(k, b, "%s/access_pattern/nr_accesses/min", S), "1");
+	assert_string_equal(KGET(k, b, "%s/access_pattern/nr_accesses/max", S), "20");
+	assert_string_equal(KGET(k, b, "%s/access_pattern/age/max", S), "4294967295");
+	assert_string_equal(KGET(k, b, "%s/quotas/ms", S), "10");
+	assert_string_equal(KGET(k, b, "%s/quotas/bytes", S), "209715200");
+	assert_string_equal(KGET(k, b, "%s/quotas/reset_interval_ms", S), "1000");
+	assert_string_equal(KGET(k, b, "%s/quotas/weights/sz_permil", S), "0");
+	assert_string_equal(KGET(k, b, "%s/quotas/weights/nr_accesses_permil", S), "100");
+	assert_string_equal(KGET(k, b, "%s/quotas/weights/age_permil", S), "100");
+	assert_string_equal(KGET(k, b, "%s/quotas/goals/nr_goals", S), "1");
+	assert_string_equal(KGET(k, b, "%s/quotas/goals/0/target_metric", S),
+			    damos_goal_metric_name(metric));
+	assert_string_equal(KGET(k, b, "%s/quotas/goals/0/target_value", S), "9970");
+	assert_string_equal(KGET(k, b, "%s/%s/nr_filters", S, F), "1");
+	assert_string_equal(KGET(k, b, "%s/%s/0/type", S, F), "young");
+	if (ver >= 614) {
+		/* allow young */
+		assert_string_equal(KGET(k, b, "%s/%s/0/matching", S, F), "Y");
+		assert_string_equal(KGET(k, b, "%s/%s/0/allow", S, F), "Y");
+		assert_string_equal(KGET(k, b, "%s/core_filters/nr_filters", S), "0");
+		assert_string_equal(KGET(k, b, "%s/filters/nr_filters", S), "0");
+	} else {
+		/* reject what is not young: the same on a kernel of reject filters */
+		assert_string_equal(KGET(k, b, "%s/%s/0/matching", S, F), "N");
+		assert_string_equal(KGET(k, b, "%s/%s/0/allow", S, F), "<missing>");
+	}
+	if (metric != DAMOS_GOAL_USER_INPUT) {
+		assert_string_equal(KGET(k, b, "%s/quotas/goals/0/nid", S), "0");
+	} else {
+		assert_string_equal(KGET(k, b, "%s/quotas/goals/0/current_value", S), "5000");
+		/* pghotd feeds top-tier use itself */
+		assert_int_equal(damon_admin_on(a, 0), 0);
+		assert_int_equal(damon_admin_set_goal_current(a, 0, 0, 0, 9100), 0);
+		assert_int_equal(damon_admin_commit_goals(a, 0), 0);
+		assert_int_equal(k->nr_goal_commits, 1);
+		assert_string_equal(KGET(k, b, "%s/quotas/goals/0/current_value", S), "9100");
+	}
+	/* the counters of what the kernel moved */
+	if (!damon_admin_turned_on(a, 0))
+		assert_int_equal(damon_admin_on(a, 0), 0);
+	k->stats = (struct damos_stats){ .nr_tried = 40, .sz_tried = 40 << 21,
+					 .nr_applied = 31, .sz_applied = 31 << 21,
+					 .sz_ops_filter_passed = 29 << 21, .qt_exceeds = 2 };
+	assert_int_equal(damon_admin_scheme_stats(a, 0, 1, &st), 0);
+	assert_true(st.nr_tried == 40 && st.sz_tried == 40ULL << 21);
+	assert_true(st.nr_applied == 31 && st.sz_applied == 31ULL << 21);
+	assert_true(st.qt_exceeds == 2);
+	assert_true(st.sz_ops_filter_passed == (ver >= 614 ? 29ULL << 21 : 0));
+	/* an online change of the scheme */
+	sc.quota.bytes = 100ULL << 20;
+	assert_int_equal(damon_admin_set_schemes(a, 0, &sc, 1), 0);
+	assert_int_equal(damon_admin_commit(a, 0), 0);
+	assert_string_equal(KGET(k, b, "%s/quotas/bytes", S), "104857600");
+	damon_admin_close(a);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	assert_false(state_file_exists(k));
+	fk_free(k);
+}
+
+static void test_paddr_migrate_612(void **state)
+{
+	check_paddr_migrate(612, DAMOS_GOAL_USER_INPUT);
+}
+
+static void test_paddr_migrate_616(void **state)
+{
+	check_paddr_migrate(616, DAMOS_GOAL_NODE_MEM_USED_BP);
+}
+
+static void test_paddr_migrate_617(void **state)
+{
+	check_paddr_migrate(617, DAMOS_GOAL_NODE_MEM_FREE_BP);
+}
+
+/* 6.17: several destinations; vaddr can migrate. */
+static void test_dests_617(void **state)
+{
+	struct fk *k = fk_new(617, true);
+	struct damos_dest d[2] = { { .nid = 0, .weight = 3 }, { .nid = 2, .weight = 1 } };
+	struct damos_scheme sc = {
+		.action = DAMOS_MIGRATE_COLD,
+		.pattern = damos_pattern_all,
+		.target_nid = -1,
+		.dests = d,
+		.nr_dests = 2,
+	};
+	struct damon_ctx_attrs va = paddr_attrs;
+	struct damon_admin *a = fk_admin(k, 1);
+	const char *S = "kdamonds/0/contexts/0/schemes/0";
+	char b[64];
+
+	va.ops = DAMON_OPS_VADDR;
+	assert_true(damon_layout_migrates(damon_admin_layout(a), DAMON_OPS_VADDR));
+	assert_int_equal(damon_admin_set_context(a, 0, &va), 0);
+	assert_int_equal(damon_admin_set_schemes(a, 0, &sc, 1), 0);
+	assert_string_equal(KGET(k, b, "%s/dests/nr_dests", S), "2");
+	assert_string_equal(KGET(k, b, "%s/dests/1/id", S), "2");
+	assert_string_equal(KGET(k, b, "%s/dests/0/weight", S), "3");
+	assert_string_equal(KGET(k, b, "%s/target_nid", S), "-1");
+	damon_admin_close(a);
+	fk_free(k);
+}
+
+/* What the kernel cannot run is refused before anything is written. */
+static void check_refused(struct fk *k, struct damon_admin *a, const struct damos_scheme *sc,
+			  int want, const char *msg)
+{
+	int writes = k->nr_writes;
+
+	assert_int_equal(damon_admin_set_schemes(a, 0, sc, 1), want);
+	if (!strstr(damon_admin_error(a), msg))
+		fail_msg("error '%s' lacks '%s'", damon_admin_error(a), msg);
+	assert_int_equal(k->nr_writes, writes);
+}
+
+static void test_scheme_refusals(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct damon_admin *a = fk_admin(k, 1);
+	struct damon_ctx_attrs va = paddr_attrs;
+	struct damos_filter two[2] = {
+		{ .type = DAMOS_FILTER_YOUNG, .matching = true, .allow = true },
+		{ .type = DAMOS_FILTER_ANON, .matching = true, .allow = false },
+	};
+	struct damos_scheme sc;
+	struct damos_goal g;
+	struct damos_filter f;
+
+	assert_int_equal(damon_admin_set_context(a, 0, &paddr_attrs), 0);
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_NODE_MEM_USED_BP);
+	check_refused(k, a, &sc, -EOPNOTSUPP, "has no goal metric node_mem_used_bp (Linux 6.16+; "
+					      "feed the node's usage as a user_input goal instead)");
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	g.target_value = 0;
+	check_refused(k, a, &sc, -EINVAL, "target_value 0");
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	sc.filters = two;
+	sc.nr_filters = 2;
+	check_refused(k, a, &sc, -EOPNOTSUPP, "allow filters need Linux 6.14+");
+	two[0].allow = false;
+	two[1].allow = true; /* the last one: translatable */
+	assert_int_equal(damon_admin_set_schemes(a, 0, &sc, 1), 0);
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	sc.target_nid = -1;
+	check_refused(k, a, &sc, -EINVAL, "needs a destination");
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	sc.pattern.age_min = 5;
+	sc.pattern.age_max = 4;
+	check_refused(k, a, &sc, -EINVAL, "min is above its max");
+	/* vaddr cannot migrate before 6.17 */
+	va.ops = DAMON_OPS_VADDR;
+	assert_int_equal(damon_admin_set_context(a, 0, &va), 0);
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	check_refused(k, a, &sc, -EOPNOTSUPP, "migrate_hot on vaddr operations needs Linux 6.17+");
+	va.goal_access_bp = 400;
+	assert_int_equal(damon_admin_set_context(a, 0, &va), -EOPNOTSUPP);
+	assert_non_null(strstr(damon_admin_error(a), "intervals auto-tuning needs Linux 6.15+"));
+	damon_admin_close(a);
+	fk_free(k);
+
+	/* 6.10: no migrate actions at all */
+	k = fk_new(610, true);
+	a = fk_admin(k, 1);
+	assert_int_equal(damon_admin_set_context(a, 0, &paddr_attrs), 0);
+	assert_false(damon_layout_migrates(damon_admin_layout(a), DAMON_OPS_PADDR));
+	migrate_hot_scheme(&sc, &g, &f, DAMOS_GOAL_USER_INPUT);
+	check_refused(k, a, &sc, -EOPNOTSUPP, "has no action migrate_hot (Linux 6.11+, paddr)");
+	damon_admin_close(a);
+	fk_free(k);
+}
+
+/* Features by version: files and the names the kernel accepts. */
+static void test_layout_features(void **state)
+{
+	static const struct {
+		int ver;
+		const char *name;
+		bool migrate, young, goals, node_goal, allow, dests, igoal;
+	} v[] = {
+		{ 606, "6.6-6.10", false, false, false, false, false, false, false },
+		{ 610, "6.6-6.10", false, true, true, false, false, false, false },
+		{ 612, "6.11-6.13", true, true, true, false, false, false, false },
+		{ 614, "6.14", true, true, true, false, true, false, false },
+		{ 615, "6.15", true, true, true, false, true, false, true },
+		{ 616, "6.16", true, true, true, true, true, false, true },
+		{ 617, "6.17+", true, true, true, true, true, true, true },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct fk *k = fk_new(v[i].ver, true);
+		struct damon_admin *a = fk_admin(k, 1);
+		const struct damon_layout *l = damon_admin_layout(a);
+		unsigned int node = (1u << DAMOS_GOAL_NODE_MEM_USED_BP) |
+				    (1u << DAMOS_GOAL_NODE_MEM_FREE_BP);
+
+		assert_string_equal(l->name, v[i].name);
+		assert_int_equal(damon_layout_migrates(l, DAMON_OPS_PADDR), v[i].migrate);
+		assert_int_equal(!!(l->filter_types & (1u << DAMOS_FILTER_YOUNG)), v[i].young);
+		assert_true(l->filter_types & (1u << DAMOS_FILTER_TARGET));
+		assert_true(l->filter_types & (1u << DAMOS_FILTER_ADDR));
+		assert_true(l->filter_types & (1u << DAMOS_FILTER_MEMCG));
+		assert_int_equal(l->quota_goals, v[i].goals);
+		assert_int_equal(!!(l->goal_metrics & (1u << DAMOS_GOAL_USER_INPUT)), v[i].goals);
+		assert_int_equal((l->goal_metrics & node) == node, v[i].node_goal);
+		assert_int_equal(l->goal_nid, v[i].node_goal);
+		assert_int_equal(l->allow, v[i].allow);
+		assert_int_equal(l->dests, v[i].dests);
+		assert_int_equal(l->intervals_goal, v[i].igoal);
+		assert_int_equal(l->ops, DAMON_OPS_VADDR | DAMON_OPS_FVADDR | DAMON_OPS_PADDR);
+		assert_true(l->actions & (1u << DAMOS_STAT));
+		damon_admin_close(a);
+		fk_free(k);
+	}
+}
+
+/* 6.15+: intervals auto-tuning and a paddr context. */
+static void test_intervals_goal(void **state)
+{
+	struct fk *k = fk_new(616, true);
+	struct damon_admin *a = fk_admin(k, 2);
+	struct damon_ctx_attrs c = paddr_attrs;
+	char b[64];
+
+	c.goal_access_bp = 400;
+	c.goal_aggrs = 3;
+	c.goal_min_sample_us = 5000;
+	c.goal_max_sample_us = 10000000;
+	c.update_us = 1000000;
+	assert_int_equal(damon_admin_nr_kdamonds(a), 2);
+	assert_int_equal(damon_admin_set_context(a, 1, &c), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/intervals_goal/access_bp"), "400");
+	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/intervals_goal/max_sample_us"), "10000000");
+	assert_string_equal(KGET(k, b, "kdamonds/1/contexts/0/monitoring_attrs/intervals/update_us"), "1000000");
+	assert_int_equal(damon_admin_set_context(a, 2, &c), -ERANGE);
+	damon_admin_close(a);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	fk_free(k);
+}
+
+static void test_node_ranges(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct damon_range r[1];
+
+	fake_node(k);
+	assert_int_equal(damon_node_ranges(k->root, 1, r, 1), 2); /* one left out */
+	assert_true(r[0].start == 1ULL << 30 && r[0].end == 12ULL << 27);
+	assert_int_equal(damon_node_ranges(k->root, 3, r, 1), -ENOENT);
+	put("zz", "%s/devices/system/memory/block_size_bytes", k->root);
+	assert_int_equal(damon_node_ranges(k->root, 1, r, 1), -EINVAL);
 	fk_free(k);
 }
 
@@ -1170,10 +2135,10 @@ static void test_bad_settings(void **state)
 	char err[1024] = "";
 	void *p = NULL;
 
-	c.min_nr_regions = 2;
-	assert_int_equal(src_damon_ops.open(&c, &p, err, sizeof(err)), -EINVAL);
+	c.dc.min_nr_regions = 2;
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), -EINVAL);
 	assert_int_equal(k->nr_writes, 0);
-	src_damon_ops.close(NULL);
+	src_damon.ops->close(NULL);
 	fk_free(k);
 }
 
@@ -1216,6 +2181,25 @@ static void test_parsers(void **state)
 	assert_int_equal(r.age, UINT32_MAX);
 	assert_int_equal(damon_parse_region("4096", 4, "4096", 4, "3", 1, "1", 1, &r), -EINVAL);
 	assert_int_equal(damon_parse_region("0", 1, "4096", 4, "4294967296", 10, "1", 1, &r), -ERANGE);
+	assert_int_equal(damon_parse_hex_u64("8000000\n", 8, &u), 0);
+	assert_true(u == 0x8000000);
+	assert_int_equal(damon_parse_hex_u64("0x10", 4, &u), 0);
+	assert_true(u == 16);
+	assert_int_equal(damon_parse_hex_u64("", 0, &u), -EINVAL);
+	assert_int_equal(damon_parse_hex_u64("12g", 3, &u), -EINVAL);
+	assert_int_equal(damon_parse_hex_u64("10000000000000000", 17, &u), -ERANGE);
+	{
+		uint64_t idx[] = { 1, 2, 3, 7, 9, 10 }, bad[] = { 2, 1 };
+		struct damon_range mr[2];
+
+		assert_int_equal(damon_merge_blocks(idx, 6, 0x1000, mr, 2), 3);
+		assert_true(mr[0].start == 0x1000 && mr[0].end == 0x4000);
+		assert_true(mr[1].start == 0x7000 && mr[1].end == 0x8000);
+		assert_int_equal(damon_merge_blocks(bad, 2, 0x1000, mr, 2), -EINVAL);
+		assert_int_equal(damon_merge_blocks(idx, 6, 0, mr, 2), -EINVAL);
+		idx[5] = UINT64_MAX / 0x800;
+		assert_int_equal(damon_merge_blocks(idx, 6, 0x1000, mr, 2), -ERANGE);
+	}
 }
 
 static void test_state_file_roundtrip(void **state)
@@ -1296,12 +2280,30 @@ int main(void)
 		cmocka_unit_test(test_targets_change_commit),
 		cmocka_unit_test(test_targets_602),
 		cmocka_unit_test(test_targets_602_change),
+		cmocka_unit_test(test_targets_602_resize_fails),
 		cmocka_unit_test(test_targets_606_offon),
 		cmocka_unit_test(test_pid_vanishes),
 		cmocka_unit_test(test_tried_not_filled),
 		cmocka_unit_test(test_busy_retry),
 		cmocka_unit_test(test_kdamond_restart),
 		cmocka_unit_test(test_close_foreign_change),
+		cmocka_unit_test(test_lost_idle),
+		cmocka_unit_test(test_lost_reconfigured),
+		cmocka_unit_test(test_lost_running),
+		cmocka_unit_test(test_lost_many_targets),
+		cmocka_unit_test(test_lost_state_file),
+		cmocka_unit_test(test_poll_nonblocking),
+		cmocka_unit_test(test_poll_cadence),
+		cmocka_unit_test(test_set_targets_then_poll),
+		cmocka_unit_test(test_close_during_round),
+		cmocka_unit_test(test_paddr_migrate_612),
+		cmocka_unit_test(test_paddr_migrate_616),
+		cmocka_unit_test(test_paddr_migrate_617),
+		cmocka_unit_test(test_dests_617),
+		cmocka_unit_test(test_scheme_refusals),
+		cmocka_unit_test(test_layout_features),
+		cmocka_unit_test(test_intervals_goal),
+		cmocka_unit_test(test_node_ranges),
 		cmocka_unit_test(test_bad_settings),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_state_file_roundtrip),

@@ -6,17 +6,17 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "linux/demote.h"
+#include "core/demote.h"
 
 #define P 4096ULL
 #define MB (1ULL << 20)
 
 static struct demote_cand cands[] = {
-	{ 1, 100, 0x1000, 0, 5 },
-	{ 1, 100, 0x2000, 0, 50 },
-	{ 2, 200, 0x3000, 0, 20 },
-	{ 2, 200, 0x4000, 1, 99 },	/* on node 1 */
-	{ 2, 200, 0x5000, 0, 50 },
+	{ 1, 0x1000, 0, 5 },
+	{ 1, 0x2000, 0, 50 },
+	{ 2, 0x3000, 0, 20 },
+	{ 2, 0x4000, 1, 99 },	/* on node 1 */
+	{ 2, 0x5000, 0, 50 },
 };
 #define NC (sizeof(cands) / sizeof(cands[0]))
 

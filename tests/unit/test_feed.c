@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cmd/common/log.h"
 #include "linux/feed.h"
 #include "linux/source.h"
 
@@ -74,19 +75,47 @@ static void test_parse_bad(void **state)
 }
 
 struct got {
-	struct src_report r[16];
+	struct pl_sample r[16];
 	int n;
 	int logs;
 };
 
-static int on_report(void *arg, const struct src_report *r)
+static int on_samples(void *arg, const struct pl_sample *r, size_t n)
 {
 	struct got *g = arg;
 
-	if (g->n < 16)
-		g->r[g->n] = *r;
-	g->n++;
+	for (size_t i = 0; i < n; i++) {
+		if (g->n < 16)
+			g->r[g->n] = r[i];
+		g->n++;
+	}
 	return 0;
+}
+
+/* What a test opens the feed with: its path and where it logs. */
+struct src_cfg {
+	const char *feed_path;
+	src_log_fn log;
+	void *log_arg;
+	uint32_t max_reports;
+};
+
+static int feed_open(const struct src_cfg *c, void **ret, char *err, size_t len)
+{
+	struct src_env env = {
+		.log = c->log, .log_arg = c->log_arg, .max_reports = c->max_reports,
+	};
+	struct feed_cfg fc;
+
+	snprintf(fc.path, sizeof(fc.path), "%s", c->feed_path);
+	return src_feed.ops->open(&env, &fc, ret, err, len);
+}
+
+static int poll_into(void *priv, uint64_t now, struct got *g)
+{
+	const struct src_sink sink = { .samples = on_samples, .sink_arg = g };
+
+	return src_feed.ops->poll(priv, now, &sink);
 }
 
 static void on_log(void *arg, int level, const char *msg)
@@ -112,12 +141,12 @@ static void test_file_follow(void **state)
 	f = fopen(path, "w");
 	fputs("7 0x1234\nnot a line\n8 8192 1 50\n9 0x30", f); /* partial last */
 	fflush(f);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
-	assert_int_equal(src_feed_ops.fd(priv), -1);
-	assert_int_equal(src_feed_ops.poll(priv, 100, on_report, &g), 2);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(src_feed.ops->fd(priv), -1);
+	assert_int_equal(poll_into(priv, 100, &g), 2);
 	assert_int_equal(g.r[0].pid, 7);
-	assert_int_equal(g.r[0].start, 0x1000);
-	assert_int_equal(g.r[0].end, 0x2000);
+	assert_int_equal(g.r[0].vaddr, 0x1234);
+	assert_int_equal(g.r[0].page_nid, PGHOT_NID_UNKNOWN);
 	assert_int_equal(g.r[0].time_ms, 100);
 	assert_int_equal(g.r[1].nid, 1);
 	assert_int_equal(g.r[1].time_ms, 50);
@@ -125,47 +154,57 @@ static void test_file_follow(void **state)
 	/* the rest of the partial line arrives: followed */
 	fputs("00\n", f);
 	fflush(f);
-	assert_int_equal(src_feed_ops.poll(priv, 200, on_report, &g), 1);
+	assert_int_equal(poll_into(priv, 200, &g), 1);
 	assert_int_equal(g.r[2].pid, 9);
-	assert_int_equal(g.r[2].start, 0x3000);
-	src_feed_ops.stats(priv, &st);
+	assert_int_equal(g.r[2].vaddr, 0x3000);
+	src_feed.ops->stats(priv, &st);
 	assert_int_equal(st.reports, 3);
 	assert_int_equal(st.malformed, 1);
-	assert_int_equal(st.bytes_reported, 3 * 4096);
+	assert_int_equal(st.bytes_reported, 0);	/* samples, not ranges */
 	fclose(f);
-	src_feed_ops.close(priv);
+	src_feed.ops->close(priv);
 	unlink(path);
 	rmdir(dir);
 }
 
-static char last_log[600];
-
-static void keep_log(void *arg, int level, const char *msg)
-{
-	snprintf(last_log, sizeof(last_log), "%s", msg);
-}
-
-/* A malformed line is shown with its control bytes as '?': nothing a feed
- * writes can move the terminal or forge a log line. */
+/* A malformed line reaches the log escaped (by the log sink, log_msg():
+ * esc_bytes()): nothing a feed writes can move the terminal or forge a log
+ * line. */
 static void test_malformed_log_printable(void **state)
 {
-	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256], logpath[256];
+	char logtext[1024] = "";
 	struct got g = { 0 };
-	struct src_cfg cfg = { .feed_path = path, .log = keep_log };
+	struct src_cfg cfg = { .feed_path = path, .log = log_cb };
 	void *priv = NULL;
 	char err[256];
 	FILE *f;
+	int saved;
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/feed", dir);
+	snprintf(logpath, sizeof(logpath), "%s/log", dir);
 	f = fopen(path, "w");
-	fputs("1 \x1b[31mred\r\x7f\x01\n", f);
+	fputs("1 \x1b[31mred\r\x7f\x01\xff\n", f);
 	fclose(f);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
-	src_feed_ops.poll(priv, 100, on_report, &g);
-	assert_non_null(strstr(last_log, "malformed line 1 '1 ?[31mred?\?\?', ignoring"));
-	src_feed_ops.close(priv);
+	log_init("test", LOG_INFO);
+	fflush(stderr);
+	saved = dup(2);
+	f = fopen(logpath, "w");
+	dup2(fileno(f), 2);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	poll_into(priv, 100, &g);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(f);
+	f = fopen(logpath, "r");
+	assert_non_null(fgets(logtext, sizeof(logtext), f));
+	fclose(f);
+	assert_non_null(strstr(logtext, "malformed line 1 '1 \\x1b[31mred\\x0d\\x7f\\x01\\xff', ignoring"));
+	src_feed.ops->close(priv);
 	unlink(path);
+	unlink(logpath);
 	rmdir(dir);
 }
 
@@ -181,19 +220,19 @@ static void test_fifo(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
-	assert_true(src_feed_ops.fd(priv) >= 0);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_true(src_feed.ops->fd(priv) >= 0);
 	w = open(path, O_WRONLY);
 	assert_true(w >= 0);
 	assert_int_equal(write(w, "5 0x5000\n", 9), 9);
 	close(w); /* a writer leaving is not the end */
-	assert_int_equal(src_feed_ops.poll(priv, 1, on_report, &g), 1);
+	assert_int_equal(poll_into(priv, 1, &g), 1);
 	w = open(path, O_WRONLY);
 	assert_int_equal(write(w, "6 0x6000\n", 9), 9);
 	close(w);
-	assert_int_equal(src_feed_ops.poll(priv, 2, on_report, &g), 1);
+	assert_int_equal(poll_into(priv, 2, &g), 1);
 	assert_int_equal(g.r[1].pid, 6);
-	src_feed_ops.close(priv);
+	src_feed.ops->close(priv);
 	unlink(path);
 	rmdir(dir);
 }
@@ -213,7 +252,7 @@ static void test_fifo_partial_last_line(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
 	for (int k = 0; k < 3; k++) {
 		char line[32];
 		int n = snprintf(line, sizeof(line), "%d 0x%d000", 5 + k, 5 + k);
@@ -222,20 +261,20 @@ static void test_fifo_partial_last_line(void **state)
 		assert_true(w >= 0);
 		assert_int_equal(write(w, line, (size_t)n), n);
 		close(w);
-		src_feed_ops.poll(priv, 1, on_report, &g);
-		src_feed_ops.poll(priv, 2, on_report, &g);
+		poll_into(priv, 1, &g);
+		poll_into(priv, 2, &g);
 		assert_int_equal(g.n, k + 1);
 		assert_int_equal(g.r[k].pid, 5 + k);
 	}
 	/* no writer: nothing to read, no busy wake-up */
 	{
-		struct pollfd p = { .fd = src_feed_ops.fd(priv), .events = POLLIN };
+		struct pollfd p = { .fd = src_feed.ops->fd(priv), .events = POLLIN };
 
 		assert_int_equal(poll(&p, 1, 0), 0);
 	}
-	src_feed_ops.stats(priv, &st);
+	src_feed.ops->stats(priv, &st);
 	assert_int_equal(st.malformed, 0);
-	src_feed_ops.close(priv);
+	src_feed.ops->close(priv);
 	unlink(path);
 	rmdir(dir);
 }
@@ -261,24 +300,127 @@ static void test_socket_clients(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/sock", dir);
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
 	a = connect_to(path);
 	b = connect_to(path);
-	src_feed_ops.poll(priv, 1, on_report, &g); /* accept */
+	poll_into(priv, 1, &g); /* accept */
 	assert_int_equal(write(a, "1 0x1000\n1 0x", 13), 13);
 	assert_int_equal(write(b, "2 0x2000\n", 9), 9);
 	for (int i = 0; i < 3; i++)
-		src_feed_ops.poll(priv, 2, on_report, &g);
+		poll_into(priv, 2, &g);
 	assert_int_equal(g.n, 2);
 	assert_int_equal(write(a, "2000\n", 5), 5);
 	close(a);
 	close(b);
 	for (int i = 0; i < 3; i++)
-		src_feed_ops.poll(priv, 3, on_report, &g);
+		poll_into(priv, 3, &g);
 	assert_int_equal(g.n, 3);
-	assert_int_equal(g.r[2].start, 0x2000);
-	src_feed_ops.close(priv);
+	assert_int_equal(g.r[2].vaddr, 0x2000);
+	src_feed.ops->close(priv);
 	assert_int_equal(access(path, F_OK), -1); /* socket removed */
+	rmdir(dir);
+}
+
+
+static void write_samples(FILE *f, int first, int n)
+{
+	for (int i = first; i < first + n; i++)
+		fprintf(f, "7 0x%x\n", 0x100000 + i * 4096);
+	fflush(f);
+}
+
+/* max_reports per poll: the rest waits for the next polls, nothing is
+ * dropped, and interval_ms() is 0 while some waits. */
+static void test_file_backlog(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path, .max_reports = 1000 };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/feed", dir);
+	f = fopen(path, "w");
+	write_samples(f, 0, 2500);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(poll_into(priv, 100, &g), 1000);
+	assert_int_equal(src_feed.ops->interval_ms(priv), 0);
+	assert_int_equal(poll_into(priv, 101, &g), 1000);
+	assert_int_equal(poll_into(priv, 102, &g), 500);
+	assert_true(src_feed.ops->interval_ms(priv) > 0);
+	assert_int_equal(poll_into(priv, 103, &g), 0);
+	write_samples(f, 2500, 3);
+	assert_int_equal(poll_into(priv, 104, &g), 3);
+	assert_int_equal(g.n, 2503);
+	fclose(f);
+	src_feed.ops->close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_fifo_backlog(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path, .max_reports = 1000 };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+	int total = 0, polls = 0;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	f = fopen(path, "w");
+	write_samples(f, 0, 2500);	/* 35 KB: fits the pipe */
+	fclose(f);			/* the writer leaves */
+	for (int r; (r = poll_into(priv, 100, &g)) > 0; polls++) {
+		assert_true(r <= 1000);
+		total += r;
+	}
+	assert_int_equal(total, 2500);
+	assert_int_equal(polls, 3);
+	src_feed.ops->close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Rotation: the path is renamed away and a new file made there: the rest
+ * of the old one, then the new one from its start. */
+static void test_file_rotation(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256], old[300];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/feed", dir);
+	snprintf(old, sizeof(old), "%s/feed.1", dir);
+	f = fopen(path, "w");
+	write_samples(f, 0, 3);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(poll_into(priv, 100, &g), 3);
+	write_samples(f, 3, 2);
+	fputs("7 0x9", f);	/* a last line without newline */
+	fclose(f);
+	assert_int_equal(rename(path, old), 0);
+	f = fopen(path, "w");
+	write_samples(f, 10, 4);
+	fclose(f);
+	/* old rest (2 + the unfinished line), then the 4 new */
+	assert_int_equal(poll_into(priv, 101, &g), 7);
+	assert_int_equal(g.r[5].vaddr, 9);	/* "7 0x9" */
+	assert_int_equal(g.r[6].vaddr, 0x100000 + 10 * 4096);
+	assert_int_equal(poll_into(priv, 102, &g), 0);
+	src_feed.ops->close(priv);
+	unlink(path);
+	unlink(old);
 	rmdir(dir);
 }
 
@@ -288,14 +430,14 @@ static void test_open_errors(void **state)
 	void *priv = NULL;
 	char err[256];
 
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), -EINVAL);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "set [feed] path"));
 	cfg.feed_path = "/nonexistent-dir/x/feed.sock";
-	assert_true(src_feed_ops.open(&cfg, &priv, err, sizeof(err)) < 0);
+	assert_true(feed_open(&cfg, &priv, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "cannot listen"));
 	cfg.feed_path = "/tmp";
-	assert_int_equal(src_feed_ops.open(&cfg, &priv, err, sizeof(err)), -EINVAL);
-	src_feed_ops.close(NULL);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), -EINVAL);
+	src_feed.ops->close(NULL);
 }
 
 int main(void)
@@ -308,6 +450,9 @@ int main(void)
 		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_fifo_partial_last_line),
 		cmocka_unit_test(test_socket_clients),
+		cmocka_unit_test(test_file_backlog),
+		cmocka_unit_test(test_fifo_backlog),
+		cmocka_unit_test(test_file_rotation),
 		cmocka_unit_test(test_open_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

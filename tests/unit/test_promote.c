@@ -16,6 +16,8 @@
 
 #include <pghot/pghot.h>
 
+#include "engine_opts.h"
+
 /* Nodes: 0, 1 top tier; 2, 3 lower tier; 4 absent. */
 static const struct pghot_node_info nodes[] = {
 	{ .present = true, .lower_tier = false },
@@ -96,7 +98,7 @@ static struct pghot_engine *engine(const struct opts *o, uint32_t *ret_id)
 	if (o->batch_nr)
 		t.batch_nr = o->batch_nr;
 	t.target_nid = o->target_nid;
-	e = pghot_engine_new(o->mode, &t, nodes, NR_NODES);
+	e = engine_new(o->mode, &t, nodes, NR_NODES);
 	assert_non_null(e);
 	assert_int_equal(pghot_space_add(e, 1, ret_id), 0);
 	return e;

@@ -15,6 +15,8 @@
 
 #include <pghot/pghot.h>
 
+#include "engine_opts.h"
+
 /* Nodes: 0, 1 top tier; 2, 3 lower tier; 4 absent. */
 static const struct pghot_node_info nodes[] = {
 	{ .present = true, .lower_tier = false },
@@ -37,7 +39,7 @@ static struct pghot_engine *engine(enum pghot_mode mode, unsigned int window,
 		t.promote_window_ms = window;
 	if (thr)
 		t.freq_threshold = thr;
-	e = pghot_engine_new(mode, &t, nodes, NR_NODES);
+	e = engine_new(mode, &t, nodes, NR_NODES);
 	assert_non_null(e);
 	assert_int_equal(pghot_space_add(e, 42, ret_id), 0);
 	return e;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Tunables (table, defaults, ranges and messages), counter names, and the
- * errno cases of pghot_engine_new() and pghot_engine_set_tunables().
+ * errno cases of engine_new() and pghot_engine_set_tunables().
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include <pghot/pghot.h>
+
+#include "engine_opts.h"
 
 static const struct pghot_node_info nodes[] = {
 	{ .present = true, .lower_tier = false },	/* 0 */
@@ -225,7 +227,7 @@ static void expect_new_fails(enum pghot_mode mode,
 			     const struct pghot_node_info *n, size_t nr)
 {
 	errno = 0;
-	assert_null(pghot_engine_new(mode, t, n, nr));
+	assert_null(engine_new(mode, t, n, nr));
 	assert_int_equal(errno, EINVAL);
 }
 
@@ -240,13 +242,13 @@ static void test_engine_new(void **state)
 	struct pghot_engine *e;
 
 	(void)state;
-	e = pghot_engine_new(PGHOT_MODE_DEFAULT, NULL, nodes, NR_NODES);
+	e = engine_new(PGHOT_MODE_DEFAULT, NULL, nodes, NR_NODES);
 	assert_non_null(e);
 	assert_int_equal(pghot_engine_mode(e), PGHOT_MODE_DEFAULT);
 	pghot_engine_get_tunables(e, &t);
 	assert_int_equal(t.promote_window_ms, 3000);
 	pghot_engine_free(e);
-	e = pghot_engine_new(PGHOT_MODE_PRECISE, NULL, nodes, NR_NODES);
+	e = engine_new(PGHOT_MODE_PRECISE, NULL, nodes, NR_NODES);
 	assert_non_null(e);
 	assert_int_equal(pghot_engine_mode(e), PGHOT_MODE_PRECISE);
 	pghot_engine_get_tunables(e, &t);
@@ -259,7 +261,7 @@ static void test_engine_new(void **state)
 	expect_new_fails(PGHOT_MODE_DEFAULT, NULL, nodes, 0);
 	many[0].present = true;
 	expect_new_fails(PGHOT_MODE_DEFAULT, NULL, many, PGHOT_MAX_NODES + 1);
-	e = pghot_engine_new(PGHOT_MODE_DEFAULT, NULL, many, PGHOT_MAX_NODES);
+	e = engine_new(PGHOT_MODE_DEFAULT, NULL, many, PGHOT_MAX_NODES);
 	assert_non_null(e);
 	pghot_engine_free(e);
 	/* No present top-tier node. */
@@ -273,16 +275,78 @@ static void test_engine_new(void **state)
 	t.target_nid = 4;
 	expect_new_fails(PGHOT_MODE_DEFAULT, &t, nodes, NR_NODES);
 	t.target_nid = 3;
-	e = pghot_engine_new(PGHOT_MODE_DEFAULT, &t, nodes, NR_NODES);
+	e = engine_new(PGHOT_MODE_DEFAULT, &t, nodes, NR_NODES);
 	assert_non_null(e);
 	pghot_engine_free(e);
 	/* A range error, and a mode-specific one. */
 	pghot_tunables_default(PGHOT_MODE_PRECISE, &t);
 	t.freq_threshold = 5;
 	expect_new_fails(PGHOT_MODE_DEFAULT, &t, nodes, NR_NODES);
-	e = pghot_engine_new(PGHOT_MODE_PRECISE, &t, nodes, NR_NODES);
+	e = engine_new(PGHOT_MODE_PRECISE, &t, nodes, NR_NODES);
 	assert_non_null(e);
 	pghot_engine_free(e);
+}
+
+/* The opts struct carries its size: older callers get defaults, newer ones
+ * with a tail this library does not know are refused. */
+static void test_engine_opts_size(void **state)
+{
+	struct {
+		struct pghot_engine_opts o;
+		uint64_t tail;
+	} big;
+	PGHOT_ENGINE_OPTS(o, .nodes = nodes, .nr_nodes = NR_NODES);
+	struct pghot_engine *e;
+
+	(void)state;
+	errno = 0;
+	assert_null(pghot_engine_new(NULL));
+	assert_int_equal(errno, EINVAL);
+	o.sz = offsetof(struct pghot_engine_opts, nr_nodes);
+	errno = 0;
+	assert_null(pghot_engine_new(&o));
+	assert_int_equal(errno, EINVAL);
+	memset(&big, 0, sizeof(big));
+	big.o = o;
+	big.o.sz = sizeof(big);
+	e = pghot_engine_new(&big.o);
+	assert_non_null(e);	/* a zero tail is fine */
+	pghot_engine_free(e);
+	big.tail = 1;
+	errno = 0;
+	assert_null(pghot_engine_new(&big.o));
+	assert_int_equal(errno, E2BIG);
+}
+
+/* Every function treats a NULL engine the same way. */
+static void test_null_engine(void **state)
+{
+	struct pghot_tunables t;
+	struct pghot_mem_stats ms;
+	struct pghot_record_info ri;
+	uint64_t c[PGHOT_COUNTER_MAX], cookie;
+	uint32_t id;
+
+	(void)state;
+	pghot_tunables_default(PGHOT_MODE_DEFAULT, &t);
+	assert_int_equal(pghot_engine_mode(NULL), PGHOT_MODE_MAX);
+	assert_int_equal(pghot_engine_set_tunables(NULL, &t), -EINVAL);
+	assert_int_equal(pghot_engine_get_tunables(NULL, &t), -EINVAL);
+	assert_int_equal(pghot_engine_set_node_mem(NULL, 0, 1, 1, 0), -EINVAL);
+	assert_int_equal(pghot_space_add(NULL, 1, &id), -EINVAL);
+	assert_int_equal(pghot_space_remove(NULL, 0), -EINVAL);
+	assert_int_equal(pghot_space_cookie(NULL, 0, &cookie), -EINVAL);
+	assert_int_equal(pghot_engine_reap(NULL, 0, NULL), -EINVAL);
+	assert_int_equal(pghot_record_access(NULL, 0, 1, 1, -1, PGHOT_SRC_SCAN, 0),
+			 -EINVAL);
+	assert_int_equal(pghot_record_get(NULL, 0, 1, 1, 0, &ri), -EINVAL);
+	assert_int_equal(pghot_promote(NULL, 1, 0, NULL, NULL, NULL), -EINVAL);
+	assert_int_equal(pghot_nr_ready(NULL, 1), 0);
+	assert_int_equal(pghot_hot_threshold_ms(NULL, 0), 0);
+	assert_int_equal(pghot_counters(NULL, c), -EINVAL);
+	assert_int_equal(pghot_node_counter(NULL, 0, PGPROMOTE_SUCCESS), 0);
+	assert_int_equal(pghot_mem_stats(NULL, &ms), -EINVAL);
+	pghot_engine_free(NULL);
 }
 
 static void test_set_tunables(void **state)
@@ -291,7 +355,7 @@ static void test_set_tunables(void **state)
 	struct pghot_engine *e;
 
 	(void)state;
-	e = pghot_engine_new(PGHOT_MODE_DEFAULT, NULL, nodes, NR_NODES);
+	e = engine_new(PGHOT_MODE_DEFAULT, NULL, nodes, NR_NODES);
 	assert_non_null(e);
 	pghot_engine_get_tunables(e, &t);
 	t.target_nid = 3;
@@ -326,6 +390,8 @@ int main(void)
 		cmocka_unit_test(test_check_misc),
 		cmocka_unit_test(test_counter_names),
 		cmocka_unit_test(test_engine_new),
+		cmocka_unit_test(test_engine_opts_size),
+		cmocka_unit_test(test_null_engine),
 		cmocka_unit_test(test_set_tunables),
 	};
 

@@ -23,21 +23,6 @@
 
 #define OFF(f) offsetof(struct pghotd_config, f)
 
-static const char *const src_names[PGHOTD_SRC_MAX] = {
-	[PGHOTD_SRC_DAMON] = "damon",
-	[PGHOTD_SRC_FEED] = "feed",
-};
-
-const char *pghotd_src_name(enum pghotd_src s)
-{
-	return s < PGHOTD_SRC_MAX ? src_names[s] : "?";
-}
-
-enum pghot_src pghotd_src_engine(enum pghotd_src s)
-{
-	return s == PGHOTD_SRC_DAMON ? PGHOT_SRC_SCAN : PGHOT_SRC_FEED;
-}
-
 static const char *const mode_names[PGHOT_MODE_MAX] = {
 	[PGHOT_MODE_DEFAULT] = "default",
 	[PGHOT_MODE_PRECISE] = "precise",
@@ -49,86 +34,119 @@ static const struct cfg_desc cfg_entries[] = {
 	/* [engine] */
 	{ "engine", "mode", CFG_MODE, 0, 0, "default", "",
 	  "Record format: default (1 byte per page) or precise (4 bytes, keeps the accessing node). Needs a restart.",
-	  OFF(mode), 0 },
+	  OFF(mode), 0, -1, NULL },
 	{ "engine", "enabled_sources", CFG_SOURCES, 0, 0, "damon", "",
-	  "Hotness sources to run, comma-separated: damon, feed.",
-	  OFF(sources), RT },
-	{ "engine", "target_nid", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
-	{ "engine", "freq_threshold", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
-	{ "engine", "promote_window_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
-	{ "engine", "promote_rate_limit_MBps", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
-	{ "engine", "sleep_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
-	{ "engine", "batch_nr", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT },
+	  "Hotness sources to run, comma-separated (see their sections below).",
+	  OFF(sources), RT, -1, NULL },
+	{ "engine", "target_nid", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
+	{ "engine", "freq_threshold", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
+	{ "engine", "promote_window_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
+	{ "engine", "promote_rate_limit_MBps", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
+	{ "engine", "sleep_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
+	{ "engine", "batch_nr", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
 	{ "engine", "lower_tier_nodes", CFG_NODELIST, 0, 0, "", "",
 	  "Nodes to treat as lower tier (e.g. 1,2), overriding the kernel's memory tiers; empty: kernel tiers, else CPU-less nodes. Needs a restart.",
-	  OFF(lower_tier_nodes), 0 },
+	  OFF(lower_tier_nodes), 0, -1, NULL },
 	/* [targets] */
 	{ "targets", "pids", CFG_PIDLIST, 0, 0, "", "",
-	  "Process ids to manage, space-separated. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(pids), RT },
+	  "Process ids to manage, space-separated. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(pids), RT, -1, NULL },
 	{ "targets", "comm", CFG_COMMLIST, 0, 0, "", "",
-	  "Command names (as in /proc/PID/comm) to manage, space-separated, at most 16. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(comm), RT },
+	  "Command names (as in /proc/PID/comm) to manage, space-separated, at most 16. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(comm), RT, -1, NULL },
 	{ "targets", "cgroup", CFG_STRING, 0, 0, "", "",
-	  "A cgroup v2 path below <sysfs_root>/fs/cgroup whose processes are managed.", OFF(cgroup), RT },
+	  "A cgroup v2 path below <sysfs_root>/fs/cgroup whose processes are managed.", OFF(cgroup), RT, -1, NULL },
 	{ "targets", "min_rss_mb", CFG_UINT, 0, UINT64_C(1) << 30, "0", "MiB",
-	  "Manage every process whose resident set is at least this large; 0: off.", OFF(min_rss_mb), RT },
+	  "Manage every process whose resident set is at least this large; 0: off.", OFF(min_rss_mb), RT, -1, NULL },
 	{ "targets", "rescan_ms", CFG_UINT, 100, 3600000, "5000", "ms",
-	  "How often the target processes are looked up again.", OFF(rescan_ms), RT },
-	/* [damon] */
-	{ "damon", "sample_us", CFG_UINT, 100, 10000000, "5000", "us",
-	  "DAMON sampling interval.", OFF(sample_us), RT },
-	{ "damon", "aggr_us", CFG_UINT, 1000, 100000000, "100000", "us",
-	  "DAMON aggregation interval; hot regions are reported once per interval.", OFF(aggr_us), RT },
-	{ "damon", "min_nr_regions", CFG_UINT, 3, 100000, "10", "regions",
-	  "DAMON lower bound of monitoring regions per target.", OFF(min_nr_regions), RT },
-	{ "damon", "max_nr_regions", CFG_UINT, 3, 100000, "1000", "regions",
-	  "DAMON upper bound of monitoring regions per target.", OFF(max_nr_regions), RT },
-	{ "damon", "hot_min_accesses", CFG_UINT, 1, 1000, "1", "samples",
-	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.", OFF(hot_min_accesses), RT },
-	/* [feed] */
-	{ "feed", "path", CFG_STRING, 0, 0, "", "",
-	  "Feed source input: a regular file (read, then followed), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
-	  OFF(feed_path), RT | PATH },
+	  "How often the target processes are looked up again.", OFF(rescan_ms), RT, -1, NULL },
+	/* the sources' sections go here (cfg_table()) */
 	/* [demotion] */
 	{ "demotion", "enabled", CFG_BOOL, 0, 0, "false", "",
 	  "Demote cold pages of the targets from top-tier nodes short of free memory. Use this or the kernel's reclaim-based demotion (/sys/kernel/mm/numa/demotion_enabled), not both.",
-	  OFF(demote_enabled), RT },
+	  OFF(demote_enabled), RT, -1, NULL },
 	{ "demotion", "low_wmark_pct", CFG_UINT, 1, 99, "5", "%",
-	  "Demotion starts when a top-tier node's free memory falls below this share of its size.", OFF(demote_low_wmark_pct), RT },
+	  "Demotion starts when a top-tier node's free memory falls below this share of its size.", OFF(demote_low_wmark_pct), RT, -1, NULL },
 	{ "demotion", "high_wmark_pct", CFG_UINT, 1, 99, "10", "%",
-	  "Demotion stops when free memory is back above this share.", OFF(demote_high_wmark_pct), RT },
+	  "Demotion stops when free memory is back above this share.", OFF(demote_high_wmark_pct), RT, -1, NULL },
 	{ "demotion", "rate_limit_MBps", CFG_UINT, 1, 1048576, "256", "MB/s",
-	  "Most memory demoted per second.", OFF(demote_rate_limit_MBps), RT },
+	  "Most memory demoted per second.", OFF(demote_rate_limit_MBps), RT, -1, NULL },
 	/* [stats] */
 	{ "stats", "socket", CFG_STRING, 0, 0, "/run/pghot/pghotd.sock", "",
-	  "Control socket of `pghot stat` and `pghot ctl`. Needs a restart.", OFF(socket), PATH },
+	  "Control socket of `pghot stat` and `pghot ctl`. Needs a restart.", OFF(socket), PATH, -1, NULL },
 	{ "stats", "prometheus_file", CFG_STRING, 0, 0, "", "",
 	  "Prometheus text file for node_exporter's textfile collector, rewritten every interval; empty: off.",
-	  OFF(prometheus_file), RT | PATH },
+	  OFF(prometheus_file), RT | PATH, -1, NULL },
 	{ "stats", "interval_ms", CFG_UINT, 100, 3600000, "1000", "ms",
-	  "How often the Prometheus file is written.", OFF(stats_interval_ms), RT },
+	  "How often the Prometheus file is written.", OFF(stats_interval_ms), RT, -1, NULL },
 	/* [system] */
 	{ "system", "sysfs_root", CFG_STRING, 0, 0, "/sys", "",
-	  "Where sysfs is mounted (a fake tree in tests). Needs a restart.", OFF(sysfs_root), PATH },
+	  "Where sysfs is mounted (a fake tree in tests). Needs a restart.", OFF(sysfs_root), PATH, -1, NULL },
 	{ "system", "procfs_root", CFG_STRING, 0, 0, "/proc", "",
-	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH },
+	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH, -1, NULL },
 	{ "system", "run_dir", CFG_STRING, 0, 0, "/run/pghot", "",
-	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH },
+	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH, -1, NULL },
+	{ "system", "kernel_tiering", CFG_CHOICE, 0, 0, "warn", "",
+	  "What to do when the kernel moves pages between tiers too: kernel.numa_balancing not 0 (mode 2 promotes hot lower-tier pages, mode 1 moves pages towards the CPUs that touch them), or /sys/kernel/mm/numa/demotion_enabled true while [demotion] enabled is true. Both knobs are read at start and every 2 s; pghotd never writes them. warn: log a warning naming the knob, at start and when it changes. refuse: do not start, and stop (exit 1) when one is turned on later.",
+	  OFF(kernel_tiering), RT, -1, NULL },
 };
 #undef RT
 #undef PATH
 
-_Static_assert(sizeof(cfg_entries) / sizeof(cfg_entries[0]) <= 64,
-	       "struct pghotd_config.line[] too small");
+#define NR_ENTRIES (sizeof(cfg_entries) / sizeof(cfg_entries[0]))
+
+/* The merged table, built once: cfg_entries[] up to [targets], then each
+ * source's keys, then the rest. */
+static struct cfg_desc table[CFG_MAX_KEYS];
+static size_t table_n;
+
+static const enum cfg_type src_key_types[] = {
+	[SRC_KEY_UINT] = CFG_UINT,
+	[SRC_KEY_BOOL] = CFG_BOOL,
+	[SRC_KEY_PATH] = CFG_STRING,
+	[SRC_KEY_STRING] = CFG_STRING,
+};
+
+static void add_source_keys(size_t idx)
+{
+	const struct src_desc *sd = src_registry[idx];
+
+	for (size_t k = 0; k < sd->nr_keys && table_n < CFG_MAX_KEYS; k++) {
+		const struct src_key *key = &sd->keys[k];
+
+		table[table_n++] = (struct cfg_desc){
+			.section = sd->name, .name = key->name,
+			.type = src_key_types[key->type],
+			.min = key->min, .max = key->max, .def = key->def,
+			.unit = key->unit, .help = key->help,
+			.offset = OFF(src) + idx * SRC_CFG_MAX + key->offset,
+			.flags = (key->runtime ? CFG_F_RUNTIME : 0) |
+				 (key->type == SRC_KEY_PATH ? CFG_F_PATH : 0) |
+				 (key->required ? CFG_F_REQUIRED : 0),
+			.src = (int)idx,
+			.required = key->required,
+		};
+	}
+}
 
 const struct cfg_desc *cfg_table(size_t *ret_n)
 {
-	*ret_n = sizeof(cfg_entries) / sizeof(cfg_entries[0]);
-	return cfg_entries;
+	if (!table_n) {
+		for (size_t i = 0; i < NR_ENTRIES; i++) {
+			table[table_n] = cfg_entries[i];
+			table[table_n++].src = -1;
+			if (!strcmp(cfg_entries[i].section, "targets") &&
+			    (i + 1 == NR_ENTRIES ||
+			     strcmp(cfg_entries[i + 1].section, "targets")))
+				for (size_t s = 0; s < src_registry_len; s++)
+					add_source_keys(s);
+		}
+	}
+	*ret_n = table_n;
+	return table;
 }
 
 static size_t desc_index(const struct cfg_desc *d)
 {
-	return (size_t)(d - cfg_entries);
+	return (size_t)(d - table);
 }
 
 const struct cfg_desc *cfg_find(const char *name)
@@ -184,6 +202,19 @@ static const char *desc_help(const struct cfg_desc *d)
 	if (d->type == CFG_TUNABLE && (t = tdesc(d, NULL)))
 		return t->help;
 	return d->help ? d->help : "";
+}
+
+/* The words of a CFG_CHOICE key, NULL-ended, in the order of its enum. */
+static const char *const *choices_of(const struct cfg_desc *d)
+{
+	static const char *const kernel_tiering[] = {
+		[CFG_KERNEL_TIERING_WARN] = "warn",
+		[CFG_KERNEL_TIERING_REFUSE] = "refuse",
+		NULL,
+	};
+	static const char *const none[] = { NULL };
+
+	return !strcmp(d->name, "kernel_tiering") ? kernel_tiering : none;
 }
 
 static void *field(struct pghotd_config *c, const struct cfg_desc *d)
@@ -312,7 +343,8 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 		snprintf(buf, len, "default, precise");
 		break;
 	case CFG_SOURCES:
-		snprintf(buf, len, "damon, feed (comma-separated)");
+		src_names(buf, len, ", ");
+		snprintf(buf + strlen(buf), len - strlen(buf), " (comma-separated)");
 		break;
 	case CFG_NODELIST:
 		snprintf(buf, len, "node list, e.g. 1,2 or 1-3");
@@ -323,8 +355,42 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 	case CFG_COMMLIST:
 		snprintf(buf, len, "command names of up to 15 characters, space-separated");
 		break;
+	case CFG_CHOICE: {
+		size_t off = 0;
+
+		buf[0] = '\0';
+		for (size_t i = 0; choices_of(d)[i]; i++) {
+			int n = snprintf(buf + off, len - off, "%s%s",
+					 i ? ", " : "", choices_of(d)[i]);
+
+			if (n < 0 || (size_t)n >= len - off)
+				break;
+			off += (size_t)n;
+		}
+		break;
+	}
 	default:
 		snprintf(buf, len, d->flags & CFG_F_PATH ? "absolute path" : "text");
+	}
+}
+
+/* "engine, targets, damon, ..." */
+static void section_names(char *buf, size_t len)
+{
+	size_t n, off = 0;
+	const struct cfg_desc *t = cfg_table(&n);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && off < len; i++) {
+		int k;
+
+		if (i && !strcmp(t[i].section, t[i - 1].section))
+			continue;
+		k = snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+			     t[i].section);
+		if (k < 0)
+			break;
+		off += (size_t)k;
 	}
 }
 
@@ -343,10 +409,11 @@ static int set_sources(struct pghotd_config *c, const char *v, uint32_t *ret,
 		if (!*p)
 			break;
 		l = strcspn(p, ", \t");
-		for (s = 0; s < PGHOTD_SRC_MAX; s++)
-			if (strlen(src_names[s]) == l && !strncmp(src_names[s], p, l))
+		for (s = 0; s < (int)src_registry_len; s++)
+			if (strlen(src_registry[s]->name) == l &&
+			    !strncmp(src_registry[s]->name, p, l))
 				break;
-		if (s == PGHOTD_SRC_MAX) {
+		if (s == (int)src_registry_len) {
 			snprintf(bad, badlen, "%.*s", (int)(l > 64 ? 64 : l), p);
 			return -EINVAL;
 		}
@@ -395,9 +462,12 @@ static int set_value(struct pghotd_config *c, const char *section,
 			return -ENOENT;
 		}
 		if (!known_section) {
+			char secs[256];
+
+			section_names(secs, sizeof(secs));
 			fail(errbuf, errlen, c, line,
-			     "unknown section [%s] (key '%s'); sections: engine, targets, damon, feed, demotion, stats, system",
-			     section, name);
+			     "unknown section [%s] (key '%s'); sections: %s",
+			     section, name, secs);
 			return -ENOENT;
 		}
 		if (!d) {
@@ -497,13 +567,26 @@ static int set_value(struct pghotd_config *c, const char *section,
 		return fail(errbuf, errlen, c, line,
 			    "key '%s': value '%s' not allowed; allowed values: default, precise",
 			    d->name, value);
+	case CFG_CHOICE:
+		for (unsigned int i = 0; choices_of(d)[i]; i++)
+			if (!strcmp(value, choices_of(d)[i])) {
+				*(unsigned int *)f = i;
+				return 0;
+			}
+		return fail(errbuf, errlen, c, line,
+			    "key '%s': value '%s' not allowed; allowed values: %s",
+			    d->name, value, range);
 	case CFG_SOURCES: {
 		uint32_t m;
 
-		if (set_sources(c, value, &m, bad, sizeof(bad)))
+		if (set_sources(c, value, &m, bad, sizeof(bad))) {
+			char names[256];
+
+			src_names(names, sizeof(names), ", ");
 			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' not allowed: unknown source '%s'; allowed values: damon, feed",
-				    d->name, value, bad);
+				    "key '%s': value '%s' not allowed: unknown source '%s'; allowed values: %s",
+				    d->name, value, bad, names);
+		}
 		*(uint32_t *)f = m;
 		return 0;
 	}
@@ -608,16 +691,15 @@ void cfg_init(struct pghotd_config *c)
 }
 
 /*
- * Keys @lo (value @lv) and @hi (@hv) conflict. Blame the key being set by
+ * Keys @dl (value @lv) and @dh (@hv) conflict. Blame the key being set by
  * `pghot ctl set` if it is one of them, else the one given last in the
- * file (@hi if neither or both on no line).
+ * file (@dh if neither or both on no line).
  */
-static int conflict(const struct pghotd_config *c, const char *lo,
-		    uint64_t lv, const char *lo_verb, const char *hi,
+static int conflict(const struct pghotd_config *c, const struct cfg_desc *dl,
+		    uint64_t lv, const char *lo_verb, const struct cfg_desc *dh,
 		    uint64_t hv, const char *hi_verb, char *errbuf,
 		    size_t errlen)
 {
-	const struct cfg_desc *dl = cfg_find(lo), *dh = cfg_find(hi);
 	int ll = c->line[desc_index(dl)], lh = c->line[desc_index(dh)];
 	bool blame_lo;
 
@@ -628,10 +710,73 @@ static int conflict(const struct pghotd_config *c, const char *lo,
 	if (blame_lo)
 		return fail(errbuf, errlen, c, ll,
 			    "key '%s': value '%" PRIu64 "' %s %s (%" PRIu64 ")",
-			    lo, lv, lo_verb, hi, hv);
+			    dl->name, lv, lo_verb, dh->name, hv);
 	return fail(errbuf, errlen, c, lh,
 		    "key '%s': value '%" PRIu64 "' %s %s (%" PRIu64 ")",
-		    hi, hv, hi_verb, lo, lv);
+		    dh->name, hv, hi_verb, dl->name, lv);
+}
+
+/* The key @name of section @section. */
+static const struct cfg_desc *find_in(const char *section, const char *name)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i].section, section) && !strcmp(t[i].name, name))
+			return &t[i];
+	return NULL;
+}
+
+/* Every source's key orders (struct src_key_order), enabled or not: a
+ * config is whole even for a source switched on later by `ctl set`. */
+static int check_sources(const struct pghotd_config *c, char *errbuf,
+			 size_t errlen)
+{
+	for (size_t s = 0; s < src_registry_len; s++) {
+		const struct src_desc *sd = src_registry[s];
+
+		for (size_t k = 0; k < sd->nr_orders; k++) {
+			const struct src_key_order *o = &sd->orders[k];
+			const struct cfg_desc *dl = find_in(sd->name, o->lo);
+			const struct cfg_desc *dh = find_in(sd->name, o->hi);
+			uint64_t lv, hv;
+
+			if (!dl || !dh || dl->type != CFG_UINT || dh->type != CFG_UINT)
+				continue;
+			lv = *(const uint64_t *)cfield(c, dl);
+			hv = *(const uint64_t *)cfield(c, dh);
+			if (o->strict ? lv < hv : lv <= hv)
+				continue;
+			return conflict(c, dl, lv, o->strict ? "must be below" : "above",
+					dh, hv, o->strict ? "must be above" : "below",
+					errbuf, errlen);
+		}
+	}
+	return 0;
+}
+
+/* Required strings of the enabled sources. */
+static int check_required(const struct pghotd_config *c, char *errbuf,
+			  size_t errlen)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *v;
+
+		if (!(t[i].flags & CFG_F_REQUIRED) || t[i].src < 0 ||
+		    !(c->sources & (1u << t[i].src)))
+			continue;
+		v = cfield(c, &t[i]);
+		if (!v[0])
+			return fail(errbuf, errlen, c, 0,
+				    "source '%s' is enabled but [%s] %s is empty: set %s = %s",
+				    t[i].section, t[i].section, t[i].name,
+				    t[i].name, t[i].required);
+	}
+	return 0;
 }
 
 int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
@@ -641,6 +786,7 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 	const struct pghot_tunable_desc *td = pghot_tunable_descs(&nt);
 	struct pghot_tunables def;
 	char msg[256];
+	int err;
 
 	pghot_tunables_default(c->mode, &def);
 	/* tunables not given take the defaults of the chosen mode */
@@ -648,9 +794,9 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 		if (!(c->tun_set & (1u << i)))
 			tun_put(&c->tun, &td[i], tun_get(&def, &td[i]));
 	c->tun.enabled_sources = 0;
-	for (int s = 0; s < PGHOTD_SRC_MAX; s++)
+	for (size_t s = 0; s < src_registry_len; s++)
 		if (c->sources & (1u << s))
-			c->tun.enabled_sources |= 1u << pghotd_src_engine(s);
+			c->tun.enabled_sources |= 1u << src_registry[s]->kind;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pghot_tunable_desc *e;
@@ -680,17 +826,13 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 	if (pghot_tunables_check(&c->tun, c->mode, msg, sizeof(msg)))
 		return fail(errbuf, errlen, c, 0, "%s", msg);
 	if (c->demote_low_wmark_pct >= c->demote_high_wmark_pct)
-		return conflict(c, "low_wmark_pct", c->demote_low_wmark_pct,
-				"must be below", "high_wmark_pct",
+		return conflict(c, cfg_find("low_wmark_pct"), c->demote_low_wmark_pct,
+				"must be below", cfg_find("high_wmark_pct"),
 				c->demote_high_wmark_pct, "must be above",
 				errbuf, errlen);
-	if (c->min_nr_regions > c->max_nr_regions)
-		return conflict(c, "min_nr_regions", c->min_nr_regions, "above",
-				"max_nr_regions", c->max_nr_regions, "below",
-				errbuf, errlen);
-	if (c->aggr_us < c->sample_us)
-		return conflict(c, "sample_us", c->sample_us, "above", "aggr_us",
-				c->aggr_us, "below", errbuf, errlen);
+	err = check_sources(c, errbuf, errlen);
+	if (err)
+		return err;
 	if (strlen(c->socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 		const struct cfg_desc *d = cfg_find("socket");
 
@@ -698,10 +840,7 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 			    "key 'socket': value longer than %zu characters, the most a Unix socket path can have: set a shorter path",
 			    sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
 	}
-	if ((c->sources & (1u << PGHOTD_SRC_FEED)) && !c->feed_path[0])
-		return fail(errbuf, errlen, c, 0,
-			    "source 'feed' is enabled but [feed] path is empty: set path = FILE, FIFO or socket");
-	return 0;
+	return check_required(c, errbuf, errlen);
 }
 
 /* inih reader over a buffer that counts lines, so messages name them. */
@@ -954,11 +1093,15 @@ void cfg_format(const struct pghotd_config *c, const struct cfg_desc *d,
 	case CFG_MODE:
 		snprintf(buf, len, "%s", mode_names[c->mode]);
 		break;
+	case CFG_CHOICE:
+		snprintf(buf, len, "%s", choices_of(d)[*(const unsigned int *)f]);
+		break;
 	case CFG_SOURCES:
-		for (int s = 0; s < PGHOTD_SRC_MAX; s++)
+		for (size_t s = 0; s < src_registry_len; s++)
 			if (c->sources & (1u << s)) {
 				int n = snprintf(buf + off, len - off, "%s%s",
-						 off ? "," : "", src_names[s]);
+						 off ? "," : "",
+						 src_registry[s]->name);
 				if (n < 0 || (size_t)n >= len - off)
 					break;
 				off += (size_t)n;

@@ -18,24 +18,19 @@
 #include <pghot/pghot.h>
 
 #include "linux/fsroot.h"
-
-/* Hotness sources pghotd can run (enabled_sources = damon,feed). */
-enum pghotd_src {
-	PGHOTD_SRC_DAMON = 0,
-	PGHOTD_SRC_FEED,
-	PGHOTD_SRC_MAX,
-};
-const char *pghotd_src_name(enum pghotd_src s);
-enum pghot_src pghotd_src_engine(enum pghotd_src s);
+#include "linux/source.h"
 
 #define CFG_MAX_PIDS 256
 #define CFG_MAX_COMMS 16
 #define CFG_PATH_LEN 1024
+#define CFG_MAX_KEYS 128	/* the daemon's and every source's keys */
+
+_Static_assert(CFG_PATH_LEN == SRC_PATH_LEN, "a source's paths are config strings");
 
 struct pghotd_config {
 	/* [engine] */
 	enum pghot_mode mode;
-	uint32_t sources;		/* bit per enum pghotd_src */
+	uint32_t sources;		/* bit per index of src_registry[] */
 	struct pghot_tunables tun;	/* enabled_sources derived from sources */
 	struct nodemask lower_tier_nodes; /* empty: from the kernel/CPUs */
 	/* [targets] */
@@ -46,11 +41,9 @@ struct pghotd_config {
 	char cgroup[CFG_PATH_LEN];
 	uint64_t min_rss_mb;		/* 0: off */
 	uint64_t rescan_ms;
-	/* [damon] */
-	uint64_t sample_us, aggr_us;
-	uint64_t min_nr_regions, max_nr_regions, hot_min_accesses;
-	/* [feed] */
-	char feed_path[CFG_PATH_LEN];
+	/* one section per source, src_registry[] order: each source's own
+	 * config struct (struct src_desc.cfg_size bytes) */
+	_Alignas(8) unsigned char src[SRC_MAX][SRC_CFG_MAX];
 	/* [demotion] */
 	bool demote_enabled;
 	uint64_t demote_low_wmark_pct, demote_high_wmark_pct;
@@ -63,11 +56,12 @@ struct pghotd_config {
 	char sysfs_root[CFG_PATH_LEN];
 	char procfs_root[CFG_PATH_LEN];
 	char run_dir[CFG_PATH_LEN];
+	unsigned int kernel_tiering;	/* enum cfg_kernel_tiering */
 
 	/* bookkeeping: which engine tunables were given, and where */
 	uint32_t tun_set;		/* bit per pghot_tunable_descs() index */
 	char tun_text[32][24];		/* each tunable as written, for messages */
-	int line[64];			/* per cfg_table() index: line set, or 0 */
+	int line[CFG_MAX_KEYS];		/* per cfg_table() index: line set, or 0 */
 	const char *file;		/* for messages; borrowed */
 	/* the key `pghot ctl set` changes, blamed for a conflict with
 	 * another key; NULL: blame the key given last in the file */
@@ -84,12 +78,21 @@ enum cfg_type {
 	CFG_PIDLIST,	/* space-separated pids */
 	CFG_COMMLIST,	/* space-separated command names */
 	CFG_TUNABLE,	/* engine tunable: ranges from pghot_tunable_descs() */
+	CFG_CHOICE,	/* one of a key's words (config.c choices_of()),
+			 * stored as its index (unsigned int) */
 	CFG_TYPE_MAX,
+};
+
+/* [system] kernel_tiering: when the kernel promotes or demotes too. */
+enum cfg_kernel_tiering {
+	CFG_KERNEL_TIERING_WARN = 0,	/* a warning naming the knob */
+	CFG_KERNEL_TIERING_REFUSE,	/* no start; a stop if it appears */
 };
 
 /* Entry flags. */
 #define CFG_F_RUNTIME 0x1	/* `pghot ctl set` and SIGHUP apply it live */
 #define CFG_F_PATH 0x2		/* CFG_STRING: empty or an absolute path */
+#define CFG_F_REQUIRED 0x4	/* CFG_STRING: set when its source is on */
 
 struct cfg_desc {
 	const char *section;
@@ -101,9 +104,20 @@ struct cfg_desc {
 	const char *help;
 	size_t offset;		/* in struct pghotd_config */
 	unsigned int flags;
+	int src;		/* src_registry[] index of a source's key,
+				 * -1 for the daemon's own */
+	const char *required;	/* CFG_F_REQUIRED: what to set it to */
 };
 
+/* The table: the daemon's keys with every registered source's keys in a
+ * section of its own, after [targets]. */
 const struct cfg_desc *cfg_table(size_t *ret_n);
+
+/* The config struct of source @idx (src_registry[] index) in @c. */
+static inline const void *cfg_src(const struct pghotd_config *c, size_t idx)
+{
+	return c->src[idx];
+}
 /* Find by "name" or "section.name". */
 const struct cfg_desc *cfg_find(const char *name);
 

@@ -14,6 +14,7 @@ int cmd_topology(int argc, char **argv);	/* topology.c */
 int cmd_stat(int argc, char **argv);		/* stat.c */
 int cmd_ctl(int argc, char **argv);		/* ctl.c */
 int cmd_bench(int argc, char **argv);		/* bench.c */
+int cmd_sim(int argc, char **argv);		/* sim.c */
 
 /* ctl.c: the control socket path from --socket, -c FILE, or the default;
  * connect and handshake. Return: fd, or -1 after printing why. */

@@ -14,6 +14,7 @@ static const struct pghot_cmd cmds[] = {
 	{ "stat", cmd_stat, "show pghotd's counters (vmstat-style)" },
 	{ "ctl", cmd_ctl, "get or set pghotd's tunables at run time" },
 	{ "bench", cmd_bench, "run a tiered-memory workload (micro, kv)" },
+	{ "sim", cmd_sim, "simulate policies on a tiered-memory machine model" },
 };
 
 static void usage(FILE *f)

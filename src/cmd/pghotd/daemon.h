@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pghotd's state. One thread runs everything from one poll() loop: sources,
- * the control socket, target rescans, and the promotion workers, which are
- * per-lower-tier-node timers (the kernel's kmigrated threads) firing every
- * sleep_ms. The engine is not thread-safe; a single thread needs no lock,
- * and a promotion pass is bounded by the rate limit and batch_nr, so it
- * cannot starve the sources for long.
+ * the control socket, target rescans, and the pipeline's work (the
+ * promotion workers, per-lower-tier-node timers firing every sleep_ms as
+ * the kernel's kmigrated threads do, and demotion). The engine and the
+ * pipeline are not thread-safe; a single thread needs no lock, a promotion
+ * pass is bounded by the rate limit and batch_nr, and no source blocks the
+ * loop (source.h).
+ *
+ * The policy is the pipeline's (src/core/pipeline.h); this daemon sets it
+ * up, feeds it from the sources, gives it the machine's effects
+ * (machine.c) and its clock, and serves the config, stats and control
+ * socket.
  */
 #ifndef PGHOT_CMD_PGHOTD_DAEMON_H
 #define PGHOT_CMD_PGHOTD_DAEMON_H
@@ -16,101 +22,93 @@
 #include <pghot/pghot.h>
 
 #include "cmd/common/config.h"
-#include "linux/demote.h"
+#include "cmd/pghotd/chores.h"
+#include "cmd/pghotd/coexist.h"
+#include "cmd/pghotd/ctlsrv.h"
+#include "cmd/pghotd/preflight.h"
+#include "cmd/pghotd/target_watch.h"
+#include "cmd/pghotd/thp_rescan.h"
+#include "core/pipeline.h"
 #include "linux/migrator.h"
 #include "linux/source.h"
 #include "linux/targets.h"
 #include "linux/topology.h"
 
-#define CTL_MAX_CLIENTS 16
-#define REGION_PAGES_MAX 256	/* pages looked up per hot region and poll */
-#define POLL_PAGES_MAX 16384	/* pages looked up per source poll */
 #define THP_RANGES_MAX 256	/* THP-backed mappings remembered per target */
-#define DEMOTE_MAX_CANDS 16384
 
 /* Command-line values; they override the file. */
 struct overrides {
 	const char *sysfs_root, *procfs_root, *socket;
 	pid_t pids[CFG_MAX_PIDS];
 	size_t nr_pids;
-	const char *migrator;		/* "move_pages" or "dry-run" */
-	int fake_page_nid;		/* test aid, -1 off */
+	const char *migrator;		/* a backend name, migrator.h */
 	uint64_t once_ms;		/* run this long, then exit; 0 off */
 };
 
+/* The daemon's clock: ms on a monotonic clock. Read once per loop turn;
+ * tests put in their own. */
+struct daemon_clock {
+	uint64_t (*now_ms)(void *arg);
+	void *arg;
+};
+
+struct daemon;
+
 struct daemon_src {
-	const struct src_ops *ops;
+	const struct src_desc *desc;	/* NULL: not running */
 	void *priv;
-	enum pghotd_src id;
 	uint64_t next_ms;
-	struct daemon *d;
-};
-
-struct worker {
-	int nid;		/* lower-tier node */
-	uint64_t next_ms;
-	uint64_t wakes;
-};
-
-struct ctl_client {
-	int fd;
-	bool greeted;
-	char buf[2048];
-	size_t len;
+	struct daemon *daemon;		/* for the sink */
 };
 
 struct daemon_stats {
-	uint64_t reports_untargeted;	/* reports of processes not managed */
-	uint64_t reports_bad_nid;	/* accessing node not on this machine */
-	uint64_t pages_reported;	/* pages of hot reports looked up */
-	uint64_t pages_skipped_budget;	/* not looked up: POLL_PAGES_MAX */
-	uint64_t thp_heads;		/* addresses reported as a THP head */
-	uint64_t pages_lower;		/* of which on a lower-tier node */
-	uint64_t record_errors;
 	uint64_t target_scans;
 	uint64_t targets_added, targets_exited;
-	uint64_t pgdemote_candidates;
-	uint64_t pgdemote_success;
-	uint64_t pgdemote_fail[PGHOT_MOVE_STATUS_MAX];
 	uint64_t reloads, reload_failures;
-	uint64_t leaves_reaped;		/* engine leaves freed by reap */
+};
+
+/* What the pipeline's ops need of the machine (machine.c). */
+struct machine {
+	struct topology *topo;
+	struct migrator *mig;
+	const char *sysfs_root, *procfs_root;
+	uint64_t next_wmark_ms;		/* zoneinfo is re-read every 10 s */
+	const uint64_t *now_ms;		/* the daemon's loop clock */
 };
 
 struct daemon {
 	struct pghotd_config cfg;
 	const char *config_path;	/* NULL: defaults only */
 	struct overrides ov;
+	struct daemon_clock clock;	/* default: CLOCK_MONOTONIC */
+	uint64_t now;			/* this loop turn's time, ms */
 	struct topology topo;
-	struct pghot_engine *engine;
-	struct migrator mig;
-	struct daemon_src src[PGHOTD_SRC_MAX];
-	struct target *targets;
-	size_t nr_targets, cap_targets;
-	struct worker *workers;
-	size_t nr_workers;
+	struct migrator *mig;
+	struct machine mach;
+	struct pl *pl;
+	struct daemon_src src[SRC_MAX];
 	int sigfd, ctl_fd;
 	struct ctl_client ctl[CTL_MAX_CLIENTS];
-	uint64_t start_ms, next_rescan_ms, next_stats_ms, last_demote_ms;
-	uint64_t next_wmark_ms;
-	uint64_t next_reap_ms;		/* next pghot_engine_reap() */
-	struct demote_cand *cands;
-	size_t nr_cands;
-	bool demote_wanted;		/* a top-tier node is below low wmark */
+	struct ctl_stats ctl_st;
+	uint64_t start_ms, next_rescan_ms, next_stats_ms;
 	bool stop, reload;
+	int exit_err;			/* daemon_run()'s result after a stop
+					 * that is an error (negative errno) */
+	struct coexist coexist;		/* coexist.c */
+	struct thp_rescan thp_rescan;	/* thp_rescan.c */
+	struct pid_pins pins;		/* [targets] pids: target_watch.c */
+	char cgroup_gone[CFG_PATH_LEN];	/* the target cgroup said gone, or "" */
 	/* the last daemon_apply(): restart-only keys it did not apply, one
 	 * per line; the last failed reload: its reason (for the ctl client) */
 	char apply_notes[1024];
 	char reload_err[1024];
-	uint64_t rng;			/* sampling offsets (xorshift) */
-	size_t poll_budget;		/* pages left in this source poll */
-	uint64_t bad_nid_log_ms;	/* last 'not a node' warning */
-	uint64_t bad_nid_quiet;		/* such reports not logged since */
 	bool prom_failing;		/* the last Prometheus write failed */
 	bool up;			/* daemon_setup() completed */
 	struct daemon_stats st;
 };
 
-uint64_t now_ms(void);
+/* CLOCK_MONOTONIC in ms: the default daemon_clock. */
+uint64_t clock_monotonic_ms(void *arg);
 
 int daemon_setup(struct daemon *d);
 int daemon_run(struct daemon *d);
@@ -125,6 +123,19 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 		 size_t errlen);
 void daemon_reload(struct daemon *d);
 
+/* targets.c of the daemon: rescan the processes and tell the pipeline,
+ * the migrator and the sources. */
+void daemon_rescan(struct daemon *d);
+/* Give every running source the current pid list. */
+void daemon_sources_set_targets(struct daemon *d);
+/* The pipeline's settings from a config. */
+void daemon_pl_params(const struct pghotd_config *c, struct pl_params *ret);
+
+/* machine.c: the pipeline's ops on this machine (arg: struct machine). */
+extern const struct pl_ops machine_pl_ops;
+/* The pipeline's nodes from the topology (@ret: topo->nr_nodes entries). */
+void machine_pl_nodes(const struct topology *topo, struct pl_node *ret);
+
 /* stats.c: every counter as name/value; targets separately. */
 void stats_foreach(struct daemon *d,
 		   void (*fn)(void *arg, const char *name, uint64_t v,
@@ -132,12 +143,5 @@ void stats_foreach(struct daemon *d,
 		   void *arg);
 int stats_write_prometheus(struct daemon *d);
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
-
-/* ctlsrv.c */
-int ctl_check_free(struct daemon *d);
-int ctl_open(struct daemon *d);
-void ctl_close(struct daemon *d);
-void ctl_accept(struct daemon *d);
-void ctl_handle(struct daemon *d, int i);
 
 #endif

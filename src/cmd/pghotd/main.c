@@ -19,14 +19,18 @@ static void usage(FILE *f)
 {
 	fputs("usage: pghotd [-c FILE] [--check-config FILE] [--sysfs-root DIR]\n"
 	      "              [--procfs-root DIR] [--pid N]... [--socket PATH]\n"
-	      "              [--foreground] [--once-ms N] [-v]\n"
+	      "              [--migrator NAME] [--foreground] [--once-ms N] [-v]\n"
 	      "\n"
 	      "  -c, --config FILE      configuration (pghot.conf(5)); default: none\n"
-	      "      --check-config FILE  validate FILE, print the first error, exit 0/1\n"
+	      "      --check-config FILE  validate FILE and check it on this host (topology,\n"
+	      "                         targets, kernel tiering, paths), exit 0/1\n"
 	      "      --sysfs-root DIR   where sysfs is (tests: a fake tree)\n"
 	      "      --procfs-root DIR  where procfs is (tests: a fake tree)\n"
 	      "      --pid N            manage process N (repeatable; replaces [targets] pids)\n"
 	      "      --socket PATH      control socket (replaces [stats] socket)\n"
+	      "      --migrator NAME    how pages move: move_pages (default), dry-run (log\n"
+	      "                         moves, do none), fake:N (tests: no kernel calls,\n"
+	      "                         every page starts on node N)\n"
 	      "      --foreground       accepted for compatibility: pghotd never forks\n"
 	      "      --once-ms N        stop after N ms, N >= 1 (tests, experiments)\n"
 	      "  -v, --verbose          log debug details too\n"
@@ -39,7 +43,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_CHECK = 256, OPT_SYSFS, OPT_PROCFS, OPT_PID, OPT_SOCKET, OPT_FG,
-	OPT_ONCE, OPT_MIGRATOR, OPT_FAKE_NID, OPT_MAN, OPT_VERSION,
+	OPT_ONCE, OPT_MIGRATOR, OPT_MAN, OPT_VERSION,
 };
 
 static const struct option opts[] = {
@@ -55,11 +59,7 @@ static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "dump-config-man", no_argument, NULL, OPT_MAN },
-	/* Test aids, not in --help (documented in pghotd(8), TESTING):
-	 * --migrator=dry-run logs moves instead of calling move_pages;
-	 * --fake-page-nid=N makes every node lookup answer node N. */
 	{ "migrator", required_argument, NULL, OPT_MIGRATOR },
-	{ "fake-page-nid", required_argument, NULL, OPT_FAKE_NID },
 	{ 0 }
 };
 
@@ -89,7 +89,6 @@ int main(int argc, char **argv)
 
 	log_init("pghotd", LOG_NOTICE);
 	d.ov.migrator = "move_pages";
-	d.ov.fake_page_nid = -1;
 	while ((c = getopt_long(argc, argv, "c:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -124,17 +123,7 @@ int main(int argc, char **argv)
 			d.ov.once_ms = (uint64_t)v;
 			break;
 		case OPT_MIGRATOR:
-			if (strcmp(optarg, "move_pages") && strcmp(optarg, "dry-run")) {
-				log_err("--migrator: '%s' not allowed; allowed values: move_pages, dry-run",
-					optarg);
-				return 2;
-			}
-			d.ov.migrator = optarg;
-			break;
-		case OPT_FAKE_NID:
-			if (parse_num("--fake-page-nid", optarg, 0, PGHOT_MAX_NODES - 1, &v))
-				return 2;
-			d.ov.fake_page_nid = (int)v;
+			d.ov.migrator = optarg;	/* checked by migrator_open() */
 			break;
 		case 'v':
 			verbose++;
@@ -161,21 +150,8 @@ int main(int argc, char **argv)
 	}
 	log_set_level(verbose ? LOG_DEBUG : LOG_INFO);
 
-	if (check) {
-		struct pghotd_config *cfg = malloc(sizeof(*cfg));
-
-		if (!cfg)
-			return 1;
-		cfg_init(cfg);
-		ret = cfg_load_file(cfg, check, err, sizeof(err));
-		free(cfg);
-		if (ret) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
-		printf("%s: ok\n", check);
-		return 0;
-	}
+	if (check)
+		return check_config(check, &d.ov);
 
 	if (daemon_load_config(d.config_path, &d.ov, &d.cfg, err, sizeof(err))) {
 		log_err("%s", err);

@@ -13,75 +13,103 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/common/escape.h"
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 
 typedef void (*stat_fn)(void *arg, const char *name, uint64_t v, bool gauge);
 
-void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
+static void engine_counters(struct daemon *d, stat_fn fn, void *arg)
 {
 	uint64_t c[PGHOT_COUNTER_MAX];
-	struct pghot_mem_stats ms;
-	char name[128];
 
-	pghot_counters(d->engine, c);
+	pghot_counters(pl_engine(d->pl), c);
 	for (int i = 0; i < PGHOT_COUNTER_MAX; i++) {
 		const char *n = pghot_counter_name((enum pghot_counter)i);
 
 		if (n)
 			fn(arg, n, c[i], false);
 	}
-	fn(arg, "pgdemote_success", d->st.pgdemote_success, false);
-	for (int s = PGHOT_MOVE_BUSY; s < PGHOT_MOVE_STATUS_MAX; s++) {
-		snprintf(name, sizeof(name), "pgdemote_fail_%s",
-			 move_status_name((enum pghot_move_status)s));
-		fn(arg, name, d->st.pgdemote_fail[s], false);
-	}
-	fn(arg, "pgdemote_candidates", d->st.pgdemote_candidates, false);
-	for (int s = 0; s < PGHOTD_SRC_MAX; s++) {
+}
+
+static void source_counters(struct daemon *d, stat_fn fn, void *arg)
+{
+	char name[128];
+
+	for (size_t s = 0; s < src_registry_len; s++) {
 		struct src_stats ss = { 0 };
 
-		if (d->src[s].ops)
-			d->src[s].ops->stats(d->src[s].priv, &ss);
+		if (d->src[s].desc)
+			d->src[s].desc->ops->stats(d->src[s].priv, &ss);
 		else if (!(d->cfg.sources & (1u << s)))
 			continue;
 #define SRC(field, label)                                                     \
-	snprintf(name, sizeof(name), "source_%s_%s", pghotd_src_name(s), label); \
+	snprintf(name, sizeof(name), "source_%s_%s", src_registry[s]->name, label); \
 	fn(arg, name, ss.field, false)
 		SRC(reports, "reports");
 		SRC(bytes_reported, "bytes");
 		SRC(malformed, "malformed");
 		SRC(errors, "errors");
+		SRC(dropped, "dropped");
 #undef SRC
+		if (d->src[s].desc && d->src[s].desc->ops->counters)
+			d->src[s].desc->ops->counters(d->src[s].priv, fn, arg);
 	}
-	fn(arg, "reports_untargeted", d->st.reports_untargeted, false);
-	fn(arg, "reports_bad_nid", d->st.reports_bad_nid, false);
-	fn(arg, "pages_reported", d->st.pages_reported, false);
-	fn(arg, "pages_reported_lower", d->st.pages_lower, false);
-	fn(arg, "pages_skipped_budget", d->st.pages_skipped_budget, false);
-	fn(arg, "thp_heads", d->st.thp_heads, false);
-	fn(arg, "pages_looked_up", d->mig.st.pages_looked_up, false);
-	fn(arg, "pages_not_present", d->mig.st.pages_not_present, false);
-	fn(arg, "lookup_failures", d->mig.st.lookup_failures, false);
-	fn(arg, "record_errors", d->st.record_errors, false);
-	fn(arg, "leaves_reaped", d->st.leaves_reaped, false);
-	fn(arg, "migrate_syscalls", d->mig.st.syscalls, false);
-	fn(arg, "query_syscalls", d->mig.st.query_syscalls, false);
-	fn(arg, "targets", d->nr_targets, true);
-	fn(arg, "targets_added", d->st.targets_added, false);
-	fn(arg, "targets_exited", d->st.targets_exited, false);
-	fn(arg, "target_scans", d->st.target_scans, false);
-	for (size_t i = 0; i < d->nr_workers; i++) {
-		snprintf(name, sizeof(name), "node%d_nr_ready", d->workers[i].nid);
-		fn(arg, name, pghot_nr_ready(d->engine, d->workers[i].nid), true);
-		snprintf(name, sizeof(name), "node%d_worker_wakes", d->workers[i].nid);
-		fn(arg, name, d->workers[i].wakes, false);
+}
+
+static void pipeline_counters(struct daemon *d, stat_fn fn, void *arg)
+{
+	struct migrator_stats ms;
+	struct pl_stats st;
+	char name[128];
+
+	pl_stats(d->pl, &st);
+	migrator_stats(d->mig, &ms);
+	fn(arg, "pgdemote_success", st.pgdemote_success, false);
+	for (int s = PGHOT_MOVE_BUSY; s < PGHOT_MOVE_STATUS_MAX; s++) {
+		snprintf(name, sizeof(name), "pgdemote_fail_%s",
+			 move_status_name((enum pghot_move_status)s));
+		fn(arg, name, st.pgdemote_fail[s], false);
+	}
+	fn(arg, "pgdemote_candidates", st.pgdemote_candidates, false);
+	source_counters(d, fn, arg);
+	fn(arg, "reports_untargeted", st.reports_untargeted, false);
+	fn(arg, "reports_bad_nid", st.reports_bad_nid, false);
+	fn(arg, "pages_reported", st.pages_reported, false);
+	fn(arg, "pages_reported_lower", st.pages_lower, false);
+	fn(arg, "pages_skipped_budget", st.pages_skipped_budget, false);
+	fn(arg, "pages_pinned", st.pages_pinned, false);
+	fn(arg, "thp_heads", st.thp_heads, false);
+	fn(arg, "thp_smaps_reads", d->thp_rescan.smaps_reads, false);
+	fn(arg, "thp_smaps_bytes", d->thp_rescan.smaps_bytes, false);
+	fn(arg, "thp_mappings", thp_rescan_nr_mappings(d), true);
+	fn(arg, "pages_looked_up", st.pages_looked_up, false);
+	fn(arg, "pages_not_present", st.pages_not_present, false);
+	fn(arg, "lookup_failures", st.lookup_failures, false);
+	fn(arg, "record_errors", st.record_errors, false);
+	fn(arg, "leaves_reaped", st.leaves_reaped, false);
+	fn(arg, "migrate_syscalls", ms.syscalls, false);
+	fn(arg, "query_syscalls", ms.query_syscalls, false);
+	fn(arg, "moves_refused_pid_reused", ms.identity_mismatch, false);
+}
+
+static void node_counters(struct daemon *d, stat_fn fn, void *arg)
+{
+	static const enum pghot_counter pc[] = {
+		PGPROMOTE_SUCCESS, PGPROMOTE_CANDIDATE, PGPROMOTE_CANDIDATE_NRL,
+	};
+	struct pghot_engine *e = pl_engine(d->pl);
+	struct pl_worker_info w;
+	char name[128];
+
+	for (size_t i = 0; !pl_worker(d->pl, i, &w); i++) {
+		snprintf(name, sizeof(name), "node%d_nr_ready", w.nid);
+		fn(arg, name, w.nr_ready, true);
+		snprintf(name, sizeof(name), "node%d_worker_wakes", w.nid);
+		fn(arg, name, w.wakes, false);
 	}
 	/* per target node, as the kernel's nodeN/vmstat */
 	for (size_t i = 0; i < d->topo.nr_nodes; i++) {
-		static const enum pghot_counter pc[] = {
-			PGPROMOTE_SUCCESS, PGPROMOTE_CANDIDATE, PGPROMOTE_CANDIDATE_NRL,
-		};
 		const struct topo_node *n = &d->topo.nodes[i];
 
 		if (n->lower || !n->has_memory)
@@ -89,15 +117,30 @@ void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
 		for (size_t k = 0; k < sizeof(pc) / sizeof(pc[0]); k++) {
 			snprintf(name, sizeof(name), "node%d_%s", n->nid,
 				 pghot_counter_name(pc[k]));
-			fn(arg, name, pghot_node_counter(d->engine, n->nid, pc[k]), false);
+			fn(arg, name, pghot_node_counter(e, n->nid, pc[k]), false);
 		}
 	}
-	pghot_mem_stats(d->engine, &ms);
+}
+
+void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
+{
+	struct pghot_mem_stats ms;
+
+	engine_counters(d, fn, arg);
+	pipeline_counters(d, fn, arg);
+	fn(arg, "targets", pl_nr_targets(d->pl), true);
+	fn(arg, "targets_added", d->st.targets_added, false);
+	fn(arg, "targets_exited", d->st.targets_exited, false);
+	fn(arg, "target_scans", d->st.target_scans, false);
+	node_counters(d, fn, arg);
+	pghot_mem_stats(pl_engine(d->pl), &ms);
 	fn(arg, "engine_bytes", ms.bytes_total, true);
 	fn(arg, "engine_tracked_pages", ms.nr_tracked_pages, true);
+	fn(arg, "ctl_refused_busy", d->ctl_st.refused, false);
+	fn(arg, "ctl_closed_idle", d->ctl_st.evicted + d->ctl_st.timed_out, false);
 	fn(arg, "reloads", d->st.reloads, false);
 	fn(arg, "reload_failures", d->st.reload_failures, false);
-	fn(arg, "uptime_ms", now_ms() - d->start_ms, true);
+	fn(arg, "uptime_ms", d->now - d->start_ms, true);
 }
 
 static void prom_one(void *arg, const char *name, uint64_t v, bool gauge)
@@ -110,15 +153,17 @@ static void prom_one(void *arg, const char *name, uint64_t v, bool gauge)
 	fprintf(f, "%s%s %" PRIu64 "\n", pre, name, v);
 }
 
+/* A label value: esc_str() makes it ASCII (so valid UTF-8, without '\n'),
+ * then the text format's own escapes of '\' and '"' apply. */
 static void prom_label(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
+	char e[ESC_SIZE(CFG_PATH_LEN)];
+
+	esc_str(e, sizeof(e), s);
+	for (const char *p = e; *p; p++) {
+		if (*p == '\\' || *p == '"')
 			fputc('\\', f);
-		if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
+		fputc(*p, f);
 	}
 }
 
@@ -169,9 +214,9 @@ int stats_write_prometheus(struct daemon *d)
 		const char *name;
 		size_t off;
 	} tm[] = {
-		{ "pghot_target_pages_recorded", offsetof(struct target, pages_recorded) },
-		{ "pghot_target_pages_promoted", offsetof(struct target, pages_promoted) },
-		{ "pghot_target_pages_demoted", offsetof(struct target, pages_demoted) },
+		{ "pghot_target_pages_recorded", offsetof(struct pl_target, pages_recorded) },
+		{ "pghot_target_pages_promoted", offsetof(struct pl_target, pages_promoted) },
+		{ "pghot_target_pages_demoted", offsetof(struct pl_target, pages_demoted) },
 	};
 	char tmp[CFG_PATH_LEN + 16];
 	const char *path = d->cfg.prometheus_file;
@@ -192,11 +237,11 @@ int stats_write_prometheus(struct daemon *d)
 	for (size_t k = 0; k < sizeof(tm) / sizeof(tm[0]); k++) {
 		fprintf(f, "# HELP %s Pages of one target process.\n# TYPE %s counter\n",
 			tm[k].name, tm[k].name);
-		for (size_t i = 0; i < d->nr_targets; i++) {
-			const struct target *t = &d->targets[i];
+		for (size_t i = 0; i < pl_nr_targets(d->pl); i++) {
+			const struct pl_target *t = pl_target_at(d->pl, i);
 
-			fprintf(f, "%s{pid=\"%d\",comm=\"", tm[k].name, (int)t->id.pid);
-			prom_label(f, t->id.comm);
+			fprintf(f, "%s{pid=\"%d\",comm=\"", tm[k].name, (int)t->proc.pid);
+			prom_label(f, t->proc.comm);
 			fprintf(f, "\"} %" PRIu64 "\n",
 				*(const uint64_t *)((const char *)t + tm[k].off));
 		}

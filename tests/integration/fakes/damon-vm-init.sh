@@ -3,7 +3,9 @@
 # two workloads (the test bed's probe-workload: 256 MiB, first 32 MiB hot), then
 # damon-probe against the guest's real /sys: A. refusal of a foreign kdamond,
 # B. one target, C. two targets with one added online, D. crash and restart,
-# E. a target that exits, F. SIGTERM, G. the only target exits.
+# E. a target that exits, F. SIGTERM, G. the only target exits, H. the admin
+# layer alone: paddr over node 1 with a migrate_hot scheme to node 0, I.
+# another tool takes the idle kdamond.
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp; mount -t tmpfs run /run
 echo "== kernel $(uname -r)"
@@ -58,5 +60,15 @@ sleep 2 & S=$!
 $P -n 30 -t 0 $S > /tmp/g; echo "exit $?"
 grep -E 'log|closed|stats' /tmp/g; grep -c '^poll .*: 0 reports' /tmp/g | sed 's/^/polls with 0 reports after the exit: /'
 echo "after close: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds); state file: $(ls /run/pghot/)"
+echo "== H. admin layer: paddr over node 1, migrate_hot to node 0 (quota, goal, young filter)"
+/bin/damon-probe -r /run/pghot -M 1:0; echo "exit $?"
+echo "after close: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds); state file: $(ls /run/pghot/)"
+grep -E 'pgmigrate_success' /proc/vmstat
+
+echo "== I. another tool takes the idle kdamond (paddr, one region, on)"
+K0=$D/kdamonds/0/contexts/0
+$P -n 3 -x "echo paddr > $K0/operations; echo 1 > $K0/targets/nr_targets; echo 1 > $K0/targets/0/regions/nr_regions; echo 4294967296 > $K0/targets/0/regions/0/end; echo 1073741824 > $K0/targets/0/regions/0/start; echo on > $D/kdamonds/0/state"; echo "exit $?"
+echo "after exit: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds) state $(cat $D/kdamonds/0/state) pid $(cat $D/kdamonds/0/pid) ops $(cat $K0/operations); state file: $(ls /run/pghot/)"
+echo off > $D/kdamonds/0/state; echo 0 > $D/kdamonds/nr_kdamonds
 echo "== done"
 poweroff -f

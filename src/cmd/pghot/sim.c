@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pghot sim: run a scenario's cases through the tiered-memory model
+ * (src/sim, docs/simulator.md) and print the seeds' tables.
+ *
+ * Scenario files are found by name in $PGHOT_SCENARIOS, then
+ * <prefix>/share/pghot/scenarios and the source tree's scenarios/ (both
+ * relative to this executable), or given as a path. Every parameter can
+ * also be given on the command line as --KEY VALUE (or --KEY=VALUE), applied
+ * after the file, in order. Cases run on --jobs threads (each case is
+ * independent and deterministic, so the result does not depend on it).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/pghot/cmds.h"
+#include "cmd/pghot/sim_report.h"
+#include "linux/feed.h"
+#include "sim/sim.h"
+
+#define FILE_MAX (1 << 20)
+
+static void usage(FILE *f)
+{
+	fputs("usage: pghot sim --scenario NAME|FILE [--policies LIST] [--scale S] [--seed N]\n"
+	      "                 [--json FILE] [--plot DIR] [--trace FILE] [--jobs N] [--quiet]\n"
+	      "                 [--KEY VALUE ...]\n"
+	      "       pghot sim --params | --list\n"
+	      "Simulate the scenario's cases (policies x levels of cold memory) on a model of\n"
+	      "a tiered-memory machine and print the seeds' tables. Scenarios shipped:\n"
+	      "redis-memtier, microbench, npb-bt, ycsb-pressure (--list). Any parameter of\n"
+	      "the machine, the workload or a policy is a --KEY VALUE (--params lists them\n"
+	      "with their defaults). --trace replays a feed-format trace (pid vaddr [nid]\n"
+	      "[time_ms]) as the workload. --json writes every case, --plot DIR draws\n"
+	      "promotions.png and dram_share.png with gnuplot. Same seed, same result.\n",
+	      f);
+}
+
+/* ---- scenario files ---------------------------------------------------------- */
+
+static int read_file(const char *path, char **ret, size_t *ret_len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return -errno;
+	buf = malloc(FILE_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	n = fread(buf, 1, FILE_MAX + 1, f);
+	fclose(f);
+	if (n > FILE_MAX) {
+		free(buf);
+		return -EFBIG;
+	}
+	buf[n] = 0;
+	*ret = buf;
+	*ret_len = n;
+	return 0;
+}
+
+/* The directories scenarios are looked up in, into @dirs (@n of them). */
+static size_t scenario_dirs(char dirs[3][PATH_MAX])
+{
+	char exe[PATH_MAX];
+	const char *env = getenv("PGHOT_SCENARIOS");
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t n = 0;
+
+	if (env && *env)
+		snprintf(dirs[n++], PATH_MAX, "%s", env);
+	if (len > 0) {
+		char *slash;
+
+		exe[len] = 0;
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(dirs[n++], PATH_MAX, "%.*s/../share/pghot/scenarios", PATH_MAX - 32, exe);
+			snprintf(dirs[n++], PATH_MAX, "%.*s/../../scenarios", PATH_MAX - 32, exe);
+		}
+	}
+	return n;
+}
+
+static int load_scenario(struct sim_scenario *sc, const char *name)
+{
+	char dirs[3][PATH_MAX], path[PATH_MAX], err[512];
+	size_t nd = scenario_dirs(dirs), len;
+	char *text = NULL;
+	int rc = -ENOENT;
+
+	if (strchr(name, '/') || !access(name, R_OK)) {
+		snprintf(path, sizeof(path), "%s", name);
+		rc = read_file(path, &text, &len);
+	}
+	for (size_t i = 0; i < nd && rc == -ENOENT; i++) {
+		snprintf(path, sizeof(path), "%.*s/%s.scn", PATH_MAX - 80, dirs[i], name);
+		rc = read_file(path, &text, &len);
+	}
+	if (rc) {
+		fprintf(stderr, "pghot sim: cannot read scenario '%s': %s (give a file, or a name "
+			"of 'pghot sim --list'; PGHOT_SCENARIOS names a folder of NAME.scn)\n", name,
+			rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
+		return -1;
+	}
+	rc = sim_scenario_parse(sc, text, len, path, err, sizeof(err));
+	free(text);
+	if (rc) {
+		fprintf(stderr, "pghot sim: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int list_scenarios(void)
+{
+	static const char *const names[] = { "redis-memtier", "microbench", "npb-bt", "ycsb-pressure" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct sim_scenario sc;
+
+		sim_scenario_init(&sc);
+		if (load_scenario(&sc, names[i]))
+			return 1;
+		printf("%-16s %s\n", names[i], sc.title);
+	}
+	return 0;
+}
+
+static int list_params(void)
+{
+	for (size_t i = 0; i < sim_param_count(); i++) {
+		struct sim_param_info p;
+
+		sim_param_at(i, &p);
+		printf("%-32s %-12s %s%s%s%s [%s]\n", p.key, *p.def ? p.def : "\"\"", p.help,
+		       *p.unit ? " (" : "", p.unit, *p.unit ? ")" : "", p.choices);
+	}
+	return 0;
+}
+
+/* ---- traces ----------------------------------------------------------------- */
+
+static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_n)
+{
+	FILE *f = fopen(path, "r");
+	struct sim_trace_rec *v = NULL;
+	size_t n = 0, cap = 0, lineno = 0, bad = 0;
+	char line[FEED_LINE_MAX + 2];
+
+	if (!f) {
+		fprintf(stderr, "pghot sim: cannot open trace '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "\n");
+		struct feed_sample s;
+		int rc;
+
+		lineno++;
+		rc = feed_parse_line(line, len, &s);
+		if (rc == 1)
+			continue;
+		if (rc || s.pid > INT32_MAX) {
+			if (!bad++)
+				fprintf(stderr, "pghot sim: %s:%zu: not 'pid vaddr [nid] [time_ms]', "
+					"skipped (more such lines are counted)\n", path, lineno);
+			continue;
+		}
+		if (n == cap) {
+			struct sim_trace_rec *nv;
+
+			cap = cap ? cap * 2 : 4096;
+			nv = realloc(v, cap * sizeof(*nv));
+			if (!nv) {
+				fprintf(stderr, "pghot sim: out of memory reading the trace\n");
+				free(v);
+				fclose(f);
+				return -1;
+			}
+			v = nv;
+		}
+		v[n++] = (struct sim_trace_rec){ .pid = (int32_t)s.pid, .nid = s.nid,
+						 .vaddr = s.vaddr,
+						 .time_ms = s.has_time ? s.time_ms : UINT64_MAX };
+	}
+	fclose(f);
+	if (bad)
+		fprintf(stderr, "pghot sim: %s: %zu malformed lines skipped\n", path, bad);
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+/* ---- running ---------------------------------------------------------------- */
+
+struct runner {
+	const struct sim_scenario *sc;
+	struct sim_case *cases;
+	struct sim_result *res;
+	int *rc;
+	char (*err)[256];
+	size_t n, next, done;
+	double *frac;
+	bool quiet;
+	pthread_mutex_t lock;
+};
+
+static void print_progress(struct runner *r)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		sum += r->frac[i];
+	fprintf(stderr, "\rpghot sim: %s: %zu/%zu cases done, %3.0f%%  ", r->sc->name, r->done,
+		r->n, 100.0 * sum / (double)r->n);
+}
+
+struct progress_arg {
+	struct runner *r;
+	size_t i;
+	double last;
+};
+
+static void on_progress(void *arg, double done)
+{
+	struct progress_arg *p = arg;
+
+	if (done - p->last < 0.02 && done < 1)
+		return;
+	p->last = done;
+	pthread_mutex_lock(&p->r->lock);
+	p->r->frac[p->i] = done;
+	if (!p->r->quiet)
+		print_progress(p->r);
+	pthread_mutex_unlock(&p->r->lock);
+}
+
+static void *worker(void *arg)
+{
+	struct runner *r = arg;
+
+	for (;;) {
+		struct progress_arg pa = { .r = r };
+		struct sim_hooks h = { .progress = on_progress, .arg = &pa };
+		size_t i;
+
+		pthread_mutex_lock(&r->lock);
+		i = r->next++;
+		pthread_mutex_unlock(&r->lock);
+		if (i >= r->n)
+			return NULL;
+		pa.i = i;
+		r->rc[i] = sim_run(r->sc, &r->cases[i], &h, &r->res[i], r->err[i], sizeof(r->err[i]));
+		pthread_mutex_lock(&r->lock);
+		r->done++;
+		r->frac[i] = 1;
+		pthread_mutex_unlock(&r->lock);
+	}
+}
+
+static int run_all(struct runner *r, long jobs)
+{
+	pthread_t th[64];
+	long k, started = 0;
+
+	if (jobs > (long)r->n)
+		jobs = (long)r->n;
+	for (k = 0; k < jobs && k < 64; k++)
+		if (!pthread_create(&th[k], NULL, worker, r))
+			started++;
+	if (!started)
+		worker(r);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	if (!r->quiet)
+		fputc('\n', stderr);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->rc[i]) {
+			fprintf(stderr, "pghot sim: case %s: %s\n", r->cases[i].label, r->err[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- options ----------------------------------------------------------------- */
+
+struct opts {
+	const char *scenario, *json, *plot, *trace;
+	long jobs;
+	bool quiet;
+};
+
+static int value_of(int argc, char **argv, int *i, const char **key, const char **val,
+		    char *buf, size_t len)
+{
+	const char *a = argv[*i] + 2, *eq = strchr(a, '=');
+
+	if (eq) {
+		snprintf(buf, len, "%.*s", (int)(eq - a), a);
+		*key = buf;
+		*val = eq + 1;
+		return 0;
+	}
+	*key = a;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "pghot sim: --%s needs a value\n", a);
+		return -1;
+	}
+	*val = argv[++*i];
+	return 0;
+}
+
+/* First pass: what is not a parameter. */
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	char buf[128];
+
+	for (int i = 1; i < argc; i++) {
+		const char *key, *val;
+		char *end;
+
+		if (!strcmp(argv[i], "--quiet")) {
+			o->quiet = true;
+			continue;
+		}
+		if (strncmp(argv[i], "--", 2) || !argv[i][2]) {
+			fprintf(stderr, "pghot sim: unexpected argument '%s'\n", argv[i]);
+			return -1;
+		}
+		if (value_of(argc, argv, &i, &key, &val, buf, sizeof(buf)))
+			return -1;
+		if (!strcmp(key, "scenario"))
+			o->scenario = val;
+		else if (!strcmp(key, "json"))
+			o->json = val;
+		else if (!strcmp(key, "plot"))
+			o->plot = val;
+		else if (!strcmp(key, "trace"))
+			o->trace = val;
+		else if (!strcmp(key, "jobs")) {
+			o->jobs = strtol(val, &end, 10);
+			if (*end || o->jobs < 1 || o->jobs > 64) {
+				fprintf(stderr, "pghot sim: --jobs '%s': give 1..64\n", val);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Second pass: parameters, in order, after the scenario file. */
+static int apply_params(struct sim_scenario *sc, int argc, char **argv)
+{
+	static const char *const ours[] = { "scenario", "json", "plot", "trace", "jobs" };
+	char buf[128], err[512];
+
+	for (int i = 1; i < argc; i++) {
+		const char *key, *val;
+		bool skip = false;
+
+		if (!strcmp(argv[i], "--quiet"))
+			continue;
+		if (value_of(argc, argv, &i, &key, &val, buf, sizeof(buf)))
+			return -1;
+		for (size_t k = 0; k < sizeof(ours) / sizeof(ours[0]); k++)
+			skip |= !strcmp(key, ours[k]);
+		if (skip)
+			continue;
+		if (sim_scenario_set(sc, key, val, err, sizeof(err))) {
+			fprintf(stderr, "pghot sim: --%s: %s\n", key, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	struct opts o = { .jobs = sysconf(_SC_NPROCESSORS_ONLN) };
+	struct runner r = { 0 };
+	struct sim_scenario *sc = calloc(1, sizeof(*sc));
+	struct sim_trace_rec *recs = NULL;
+	char err[512];
+	int n, status = 1;
+
+	if (!sc)
+		return 1;
+	sim_scenario_init(sc);
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		status = 0;
+		goto out;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "--params") || !strcmp(argv[1], "--list"))) {
+		status = !strcmp(argv[1], "--params") ? list_params() : list_scenarios();
+		goto out;
+	}
+	if (parse_opts(argc, argv, &o)) {
+		status = 2;
+		goto out;
+	}
+	if (!o.scenario && !o.trace) {
+		usage(stderr);
+		status = 2;
+		goto out;
+	}
+	if (o.jobs < 1)
+		o.jobs = 1;
+	if (o.scenario && load_scenario(sc, o.scenario)) {
+		status = 2;
+		goto out;
+	}
+	if (o.trace) {
+		if (load_trace(o.trace, &recs, &sc->nr_trace_recs)) {
+			status = 2;
+			goto out;
+		}
+		sc->trace_recs = recs;
+		sc->workload = SIM_WL_TRACE;
+		sc->scale = 1;
+	}
+	if (apply_params(sc, argc, argv)) {
+		status = 2;
+		goto out;
+	}
+	if (sim_scenario_check(sc, err, sizeof(err))) {
+		fprintf(stderr, "pghot sim: %s\n", err);
+		status = 2;
+		goto out;
+	}
+	r.sc = sc;
+	r.quiet = o.quiet || !isatty(2);
+	r.cases = calloc(SIM_MAX_CASES, sizeof(*r.cases));
+	if (!r.cases)
+		goto out;
+	n = sim_cases(sc, r.cases, SIM_MAX_CASES, err, sizeof(err));
+	if (n < 0) {
+		fprintf(stderr, "pghot sim: %s\n", err);
+		status = 2;
+		goto out;
+	}
+	r.n = (size_t)n;
+	r.res = calloc(r.n, sizeof(*r.res));
+	r.rc = calloc(r.n, sizeof(*r.rc));
+	r.err = calloc(r.n, sizeof(*r.err));
+	r.frac = calloc(r.n, sizeof(*r.frac));
+	if (!r.res || !r.rc || !r.err || !r.frac || pthread_mutex_init(&r.lock, NULL))
+		goto out;
+	if (run_all(&r, o.jobs))
+		goto out;
+	sim_print_tables(stdout, sc, r.res, r.n);
+	status = 0;
+	if (o.json && sim_write_json(o.json, sc, r.res, r.n))
+		status = 1;
+	if (o.plot && sim_write_plots(o.plot, sc, r.res, r.n))
+		status = 1;
+out:
+	for (size_t i = 0; r.res && i < r.n; i++)
+		sim_result_free(&r.res[i]);
+	free(r.cases);
+	free(r.res);
+	free(r.rc);
+	free(r.err);
+	free(r.frac);
+	free(recs);
+	free(sc);
+	return status;
+}

@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The pipeline: pghotd's policy, shared by pghotd and `pghot sim`.
+ *
+ *   sources --ranges/samples--> pipeline --records--> engine
+ *                                  |  ^                  |
+ *                     ops->lookup  |  |  ready pages     | pghot_promote()
+ *                                  v  |                  v
+ *                               workers, demotion --ops->move--> pages move
+ *
+ * Sources hand in what they saw: ranges of one process (a DAMON region: hot
+ * or cold) or samples (one access to one page, with the page's node where
+ * the source knows it, e.g. from a hardware sample's physical address). The
+ * pipeline picks the pages of a range to look at, asks ops->lookup() where
+ * the pages it does not know are (one call per process for everything
+ * queued in one poll), and records the lower-tier ones in the engine. Its
+ * run function fires the promotion workers (one per lower-tier node, every
+ * sleep_ms, the kernel's kmigrated threads), keeps a headroom of free
+ * memory on the top tier by demoting the coldest pages it heard of, and
+ * reaps records of memory nobody touches.
+ *
+ * Promise (as src/lib's): no system calls, no clock reads, no globals, no
+ * printing. Time comes in as arguments (ms on any monotonic clock, the
+ * simulator's being virtual); every effect on the machine goes through
+ * struct pl_ops. Not thread-safe: callers serialise every call on one
+ * pipeline.
+ *
+ * Every function returns 0 (or a count) or a negative errno; a NULL
+ * pipeline is -EINVAL (void functions do nothing).
+ */
+#ifndef PGHOT_CORE_PIPELINE_H
+#define PGHOT_CORE_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <pghot/pghot.h>
+
+/* The identity of a process: pid and start time (clock ticks since boot,
+ * field 22 of /proc/PID/stat), so a reused pid is another process. */
+struct pl_proc {
+	pid_t pid;
+	uint64_t start_time;
+	char comm[16];		/* its name, for messages and labels only */
+};
+
+/* A range report: pages [start, end) of @pid were accessed (hot) or stayed
+ * unaccessed (cold: demotion candidates). */
+struct pl_range {
+	pid_t pid;
+	uint64_t start;		/* virtual address, bytes, page aligned */
+	uint64_t end;		/* exclusive */
+	int nid;		/* accessing node, or PGHOT_NID_UNKNOWN */
+	uint32_t nr_accesses;	/* DAMON: sampling intervals with an access
+				 * within one aggregation interval */
+	uint32_t age;		/* DAMON: aggregation intervals the access
+				 * pattern held */
+	bool cold;		/* no access */
+};
+
+/* One observed access to one page. */
+struct pl_sample {
+	pid_t pid;
+	uint64_t vaddr;		/* virtual address, bytes */
+	int page_nid;		/* node the page is on when the source knows
+				 * it (hardware sample: from the physical
+				 * address), else PGHOT_NID_UNKNOWN and the
+				 * pipeline looks it up */
+	int nid;		/* accessing node (the sampling CPU's node),
+				 * or PGHOT_NID_UNKNOWN */
+	uint64_t time_ms;	/* when the access happened */
+};
+
+/* What ops->lookup() found out about one page. */
+struct pl_page {
+	int nid;		/* node of the page, or -errno: -ENOENT not
+				 * present (never touched, swapped out),
+				 * -EFAULT not mapped */
+	uint8_t order;		/* folio order: 0 a base page, 9 a PMD THP;
+				 * the pipeline records the folio's head */
+	uint8_t flags;		/* PL_PAGE_* */
+};
+
+/* A memory policy or cpuset forbids moving the page to the top tier
+ * (MPOL_BIND to lower-tier nodes, Mems_allowed without the target): the
+ * pipeline neither records nor promotes it. */
+#define PL_PAGE_PINNED 0x1
+
+/* A node of the machine, as the pipeline sees it. */
+struct pl_node {
+	int nid;
+	bool has_memory;
+	bool lower;		/* lower tier: promotion source */
+	int demote_to;		/* top-tier node: nearest lower-tier node
+				 * (demotion target), or -1 */
+	/* Filled by ops->node_mem(): */
+	uint64_t total_bytes;
+	uint64_t free_bytes;
+	uint64_t wmark_bytes;	/* promotion watermark (wmark_promo), 0 if
+				 * unknown */
+};
+
+/* Effects on the machine. Each op gets the @ops_arg given to pl_new(). */
+struct pl_ops {
+	/**
+	 * lookup() - where @n pages of @p are.
+	 * @addrs: virtual addresses, bytes, page aligned, borrowed.
+	 * @n:     1..PL_LOOKUP_MAX.
+	 * @ret:   @n entries to fill.
+	 *
+	 * Return: 0 with @ret filled; -ESRCH if @p is gone (exited, or its pid
+	 * now names another process); another negative errno if the whole call
+	 * failed (the pipeline then skips these pages).
+	 */
+	int (*lookup)(void *ops_arg, const struct pl_proc *p,
+		      const uint64_t *addrs, size_t n, struct pl_page *ret);
+	/**
+	 * move() - move @n pages of @p, page i to @to_nid[i].
+	 * @addrs: virtual addresses (folio heads), bytes, borrowed.
+	 * @ret:   @n outcomes to fill.
+	 *
+	 * Return: 0 with @ret filled (whatever each page's fate), or a
+	 * negative errno when the whole call failed; every page then counts as
+	 * that errno's status (-ESRCH: PGHOT_MOVE_GONE). Must not call into
+	 * the pipeline.
+	 */
+	int (*move)(void *ops_arg, const struct pl_proc *p,
+		    const uint64_t *addrs, const int *to_nid, size_t n,
+		    enum pghot_move_status *ret);
+	/**
+	 * node_mem() - refresh total_bytes, free_bytes and wmark_bytes of the
+	 * @n nodes in @nodes (the pipeline's own array, in pl_new()'s order).
+	 * Called once per worker wake at most.
+	 * Return: 0, or a negative errno: the pipeline keeps the last values.
+	 */
+	int (*node_mem)(void *ops_arg, struct pl_node *nodes, size_t n);
+	/**
+	 * log() - one line without a newline, @level a syslog level; may be
+	 * NULL. The pipeline throttles its own warnings.
+	 */
+	void (*log)(void *ops_arg, int level, const char *msg);
+};
+
+/* Most pages handed to one ops->lookup() call. */
+#define PL_LOOKUP_MAX 1024
+
+/* Settings; pl_params_default() fills them. */
+struct pl_params {
+	enum pghot_mode mode;		/* fixed at pl_new() */
+	struct pghot_tunables tun;	/* the engine's */
+	/* Range reports: pages looked at per range (of a larger range, one
+	 * in each of this many equal slices, at a random offset) and per
+	 * poll (the rest of a poll's ranges wait for their next report).
+	 * Defaults 256 and 16384. */
+	uint32_t range_pages_max;
+	uint32_t poll_pages_max;
+	/* Demotion: when a top-tier node's free memory is below low_pct of
+	 * its size, move its coldest known pages to its demote_to node until
+	 * free memory would reach high_pct, at most rate_limit_MBps. */
+	bool demote_enabled;
+	unsigned int demote_low_pct;	/* 1..99, default 5 */
+	unsigned int demote_high_pct;	/* low_pct..99, default 10 */
+	uint64_t demote_rate_limit_MBps;	/* default 256 */
+	uint32_t demote_max_cands;	/* candidates kept, default 16384 */
+	uint64_t reap_interval_ms;	/* pghot_engine_reap(), default 60000 */
+	unsigned int page_shift;	/* 12 */
+	uint64_t seed;			/* of the range sampling offsets */
+};
+
+/** pl_params_default() - defaults for @mode into @ret. */
+void pl_params_default(enum pghot_mode mode, struct pl_params *ret);
+
+struct pl;
+
+/**
+ * pl_new() - create a pipeline and its engine.
+ * @p:       settings, copied.
+ * @nodes:   every node of the machine, copied (at most PGHOT_MAX_NODES);
+ *           at least one lower-tier and one top-tier node with memory.
+ * @nr_nodes: entries in @nodes.
+ * @ops:     effects; borrowed for the pipeline's life (a const table).
+ * @ops_arg: passed to every op.
+ * @errbuf:  if not NULL, a one-line reason on failure ("target_nid 1 is
+ *           not a top-tier node with memory").
+ *
+ * Return: the pipeline (free with pl_free()), or NULL with errno EINVAL
+ * (bad settings or nodes, an op missing) or ENOMEM.
+ */
+struct pl *pl_new(const struct pl_params *p, const struct pl_node *nodes,
+		  size_t nr_nodes, const struct pl_ops *ops, void *ops_arg,
+		  char *errbuf, size_t errlen);
+
+/** pl_free() - free the pipeline, its engine and its targets. NULL: no-op. */
+void pl_free(struct pl *pl);
+
+/**
+ * pl_set_params() - new settings at run time (reload); mode stays.
+ * Return: 0, or -EINVAL (nothing changed) with a reason in @errbuf.
+ */
+int pl_set_params(struct pl *pl, const struct pl_params *p, char *errbuf,
+		  size_t errlen);
+
+/** pl_engine() - the engine, borrowed (for counters and tunables). */
+struct pghot_engine *pl_engine(const struct pl *pl);
+
+/* ---- targets ------------------------------------------------------------ */
+
+/* A process the pipeline tracks; counters are pages. */
+struct pl_target {
+	struct pl_proc proc;
+	uint32_t space_id;		/* the engine's */
+	uint64_t pages_recorded;	/* accesses recorded on lower-tier
+					 * pages */
+	uint64_t pages_promoted;
+	uint64_t pages_demoted;
+	uint64_t pages_pinned;		/* skipped: PL_PAGE_PINNED */
+};
+
+/**
+ * pl_target_add() - start tracking @p.
+ * Return: 0; -EEXIST if @p->pid is tracked (remove it first), -ENOSPC,
+ * -ENOMEM.
+ */
+int pl_target_add(struct pl *pl, const struct pl_proc *p);
+
+/**
+ * pl_target_remove() - stop tracking @pid: its records, ready pages and
+ * demotion candidates go.
+ * Return: 0, or -ENOENT.
+ */
+int pl_target_remove(struct pl *pl, pid_t pid);
+
+/** pl_target_find() - the target of @pid (borrowed until it is removed),
+ * or NULL. O(1). */
+const struct pl_target *pl_target_find(const struct pl *pl, pid_t pid);
+
+/** pl_nr_targets(), pl_target_at() - walk the targets (i < pl_nr_targets();
+ * the order changes when targets are removed). */
+size_t pl_nr_targets(const struct pl *pl);
+const struct pl_target *pl_target_at(const struct pl *pl, size_t i);
+
+/* ---- reports ------------------------------------------------------------ */
+
+/**
+ * pl_report_ranges() - hand in @n range reports of source kind @src.
+ * @now_ms: when they were observed.
+ *
+ * Hot ranges: up to range_pages_max pages each are queued for lookup (all
+ * pages of a small range; of a larger one, one per equal slice at a random
+ * offset, so successive reports cover it). Each sampled page is one access:
+ * a page is ready once it was seen in freq_threshold reports within the
+ * window. Cold ranges: sampled the same way while a top-tier node is short
+ * of memory (and demotion is on); those found on a top-tier node become
+ * demotion candidates. Reports of processes not tracked are counted and
+ * dropped. Queued pages are looked up at pl_flush() (or when the queue is
+ * full).
+ *
+ * Return: 0, -EINVAL (bad @src), -ENOMEM.
+ */
+int pl_report_ranges(struct pl *pl, enum pghot_src src,
+		     const struct pl_range *r, size_t n, uint64_t now_ms);
+
+/**
+ * pl_report_samples() - hand in @n samples of source kind @src.
+ *
+ * A sample with a known page_nid goes straight to the engine (no lookup);
+ * others are queued for lookup as range pages are. Return: as
+ * pl_report_ranges().
+ */
+int pl_report_samples(struct pl *pl, enum pghot_src src,
+		      const struct pl_sample *s, size_t n);
+
+/**
+ * pl_flush() - look up everything queued (one ops->lookup() per process,
+ * in chunks of PL_LOOKUP_MAX) and record it. Call it at the end of every
+ * poll of every source.
+ * Return: 0, or -ENOMEM.
+ */
+int pl_flush(struct pl *pl, uint64_t now_ms);
+
+/* ---- work ---------------------------------------------------------------- */
+
+/**
+ * pl_run() - do what is due at @now_ms: the promotion workers whose
+ * sleep_ms passed (node memory refreshed first through ops->node_mem()),
+ * the demotion pass after them, reaping every reap_interval_ms.
+ * @ret_next_ms: if not NULL, receives the time of the next due work.
+ * Return: 0, or -ENOMEM.
+ */
+int pl_run(struct pl *pl, uint64_t now_ms, uint64_t *ret_next_ms);
+
+/* ---- counters ------------------------------------------------------------ */
+
+/* The pipeline's counters (the engine keeps its own: pghot_counters()). */
+struct pl_stats {
+	uint64_t reports_untargeted;	/* reports of processes not tracked */
+	uint64_t reports_bad_nid;	/* accessing node not on this machine */
+	uint64_t pages_reported;	/* pages of hot reports looked at */
+	uint64_t pages_skipped_budget;	/* not looked at: poll_pages_max */
+	uint64_t pages_lower;		/* of those, on a lower-tier node */
+	uint64_t pages_pinned;		/* PL_PAGE_PINNED */
+	uint64_t thp_heads;		/* pages recorded as their folio head */
+	uint64_t lookups;		/* ops->lookup() calls */
+	uint64_t pages_looked_up;
+	uint64_t pages_not_present;	/* -ENOENT/-EFAULT at lookup */
+	uint64_t lookup_failures;	/* whole-call failures */
+	uint64_t record_errors;
+	uint64_t pgdemote_candidates;
+	uint64_t pgdemote_success;
+	uint64_t pgdemote_fail[PGHOT_MOVE_STATUS_MAX];
+	uint64_t moves;			/* ops->move() calls */
+	uint64_t leaves_reaped;
+};
+
+/** pl_stats() - copy the counters into @ret. */
+void pl_stats(const struct pl *pl, struct pl_stats *ret);
+
+/* One promotion worker (lower-tier node). */
+struct pl_worker_info {
+	int nid;
+	uint64_t wakes;
+	size_t nr_ready;
+};
+
+/** pl_nr_workers(), pl_worker() - the workers, by increasing nid. */
+size_t pl_nr_workers(const struct pl *pl);
+int pl_worker(const struct pl *pl, size_t i, struct pl_worker_info *ret);
+
+/** pl_nodes() - the nodes with their last memory state (borrowed);
+ * @ret_n receives the count. */
+const struct pl_node *pl_nodes(const struct pl *pl, size_t *ret_n);
+
+/**
+ * pl_move_status() - the outcome of a page whose move failed with @err (a
+ * negative errno, or >= 0 for success): -EBUSY/-EAGAIN busy, -ENOMEM nomem,
+ * -ENOENT/-EFAULT/-ESRCH gone, -EACCES/-EPERM perm, others other. The
+ * mapping of move_pages(2)'s per-page status.
+ */
+enum pghot_move_status pl_move_status(int err);
+
+/** pl_demote_wanted() - whether a top-tier node was below its low
+ * watermark at the last worker wake. */
+bool pl_demote_wanted(const struct pl *pl);
+
+#endif /* PGHOT_CORE_PIPELINE_H */

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Internal types of the pipeline, shared by the files of src/core.
+ *
+ * Targets live in a dense array (removal moves the last one into the hole);
+ * two maps find them in O(1): an open-addressing hash from pid (linear
+ * probing, backward-shift deletion, at most half full) and an array indexed
+ * by engine space id (ids are small and reused). The lookup queue holds the
+ * pages of one poll that need ops->lookup(); pl_flush() groups it by target
+ * (stable) and looks each group up in chunks of PL_LOOKUP_MAX.
+ */
+#ifndef PGHOT_CORE_PL_INTERNAL_H
+#define PGHOT_CORE_PL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/demote.h"
+#include "core/pipeline.h"
+
+#define PL_NONE UINT32_MAX	/* empty hash slot, unmapped space id */
+
+/* Queue entries flushed at once at most; a fuller queue flushes early. */
+#define PL_QUEUE_MAX 65536
+
+/* One page waiting for its node. */
+struct pl_qent {
+	uint32_t tg;		/* target index at queue time */
+	uint32_t age;		/* cold: DAMON age */
+	uint64_t addr;		/* bytes, page aligned */
+	uint64_t time_ms;	/* time of the access */
+	int16_t nid;		/* accessing node or PGHOT_NID_UNKNOWN */
+	uint8_t src;		/* enum pghot_src */
+	bool cold;		/* demotion candidate, not an access */
+	uint32_t run;		/* report it came from, for de-duplicating
+				 * the pages of one folio */
+};
+
+struct pl_worker {
+	int nid;		/* lower-tier node */
+	uint64_t next_ms;	/* next wake */
+	uint64_t wakes;
+};
+
+struct pl {
+	struct pl_params p;
+	struct pghot_engine *e;
+	const struct pl_ops *ops;
+	void *arg;
+
+	struct pl_node *nodes;	/* by increasing nid */
+	size_t nr_nodes;
+	int32_t *node_of;	/* nid -> index in nodes, -1: none */
+	size_t node_of_len;	/* max nid + 1 */
+
+	struct pl_target *tg;	/* dense */
+	size_t nr_tg, cap_tg;
+	uint32_t *pid_hash;	/* slot -> target index, PL_NONE empty */
+	size_t hash_cap;	/* power of two, >= 2 * cap_tg */
+	uint32_t *space_tg;	/* space id -> target index, PL_NONE */
+	size_t space_cap;
+
+	struct pl_qent *q;	/* lookup queue */
+	size_t nq, cap_q;
+	uint32_t runs;		/* reports queued since the last flush */
+	uint64_t q_now_ms;	/* latest time handed in since the flush */
+	size_t budget;		/* range pages left in this poll */
+
+	struct pl_worker *w;	/* one per lower-tier node */
+	size_t nr_w;
+
+	struct demote_cand *cands;
+	size_t nr_cands;
+	bool demote_wanted;
+	uint64_t last_demote_ms;
+	uint64_t next_reap_ms;
+
+	uint64_t rng;		/* xorshift64 state, never 0 */
+	uint64_t bad_nid_log_ms;	/* last 'not a node' warning */
+	uint64_t bad_nid_quiet;		/* such reports not logged since */
+	struct pl_stats st;
+};
+
+/* pipeline.c */
+void pl_logf(struct pl *pl, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const struct pl_node *pl_node_get(const struct pl *pl, int nid);
+bool pl_node_lower(const struct pl *pl, int nid);
+uint64_t pl_rng(struct pl *pl);
+
+/* pl_targets.c */
+struct pl_target *pl_tg_by_space(const struct pl *pl, uint32_t space_id);
+int pl_tg_index(const struct pl *pl, pid_t pid);	/* -1: none */
+
+/* pl_group.c: a stable grouping of @n items by @key (0..nkeys-1): writes
+ * into @order the item indices, items of key 0 first, each key's items in
+ * their original order. O(n + nkeys). Return 0 or -ENOMEM. */
+int pl_group(const uint32_t *key, size_t n, uint32_t nkeys, uint32_t *order);
+
+/* pl_move.c: move @n pages of target @t (the one group-by-process path of
+ * promotion and demotion), status of each into @ret; every @ret is set
+ * whatever happens. */
+void pl_move_pages(struct pl *pl, const struct pl_target *t,
+		   const uint64_t *addrs, const int *to, size_t n,
+		   enum pghot_move_status *ret);
+extern const struct pghot_migrator_ops pl_engine_migrator;
+
+/* pl_demote.c */
+void pl_demote_add(struct pl *pl, const struct pl_target *t, uint64_t addr,
+		   int nid, uint32_t age);
+void pl_demote_pass(struct pl *pl, uint64_t now_ms);
+void pl_demote_forget(struct pl *pl, uint32_t space_id);
+
+#endif /* PGHOT_CORE_PL_INTERNAL_H */

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reports in: range reports are sampled into pages, samples with a known
+ * node are recorded at once, everything else waits in the lookup queue for
+ * pl_flush(), which asks ops->lookup() once per process and chunk.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "core/pl_internal.h"
+
+/* Warnings about bad reports: at most one a second. */
+#define BAD_NID_LOG_MS 1000
+
+/*
+ * The accessing node as the engine takes it: a node without memory is
+ * unknown to the engine. A node this machine does not have is an error:
+ * counted, warned about (throttled), and the report dropped.
+ */
+/* "0-2,5": the machine's nodes, as the kernel lists them. */
+static void format_nodes(const struct pl *pl, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < pl->nr_nodes && off < len; i++) {
+		size_t j = i;
+		int k;
+
+		while (j + 1 < pl->nr_nodes &&
+		       pl->nodes[j + 1].nid == pl->nodes[j].nid + 1)
+			j++;
+		if (j > i)
+			k = snprintf(buf + off, len - off, "%s%d-%d", off ? "," : "",
+				     pl->nodes[i].nid, pl->nodes[j].nid);
+		else
+			k = snprintf(buf + off, len - off, "%s%d", off ? "," : "",
+				     pl->nodes[i].nid);
+		if (k < 0)
+			break;
+		off += (size_t)k;
+		i = j;
+	}
+}
+
+static const char *const src_kind[PGHOT_SRC_MAX] = {
+	[PGHOT_SRC_HINTFAULT] = "hint-fault",
+	[PGHOT_SRC_HWHINT] = "hardware-sample",
+	[PGHOT_SRC_SCAN] = "scan",
+	[PGHOT_SRC_FEED] = "feed",
+};
+
+static int accessing_nid(struct pl *pl, enum pghot_src src, pid_t pid, int nid,
+			 uint64_t now_ms, int *ret_nid)
+{
+	const struct pl_node *n;
+	char list[256];
+
+	*ret_nid = nid;
+	if (nid == PGHOT_NID_UNKNOWN)
+		return 0;
+	n = pl_node_get(pl, nid);
+	if (n) {
+		if (!n->has_memory)
+			*ret_nid = PGHOT_NID_UNKNOWN;
+		return 0;
+	}
+	pl->st.reports_bad_nid++;
+	if (pl->bad_nid_log_ms && now_ms - pl->bad_nid_log_ms < BAD_NID_LOG_MS) {
+		pl->bad_nid_quiet++;
+		return -EINVAL;
+	}
+	format_nodes(pl, list, sizeof(list));
+	pl_logf(pl, LOG_WARNING,
+		"a %s report of pid %d names node %d, not a node of this machine (nodes %s): dropped; give -1 when the node is unknown%s",
+		src_kind[src], (int)pid, nid, list,
+		pl->bad_nid_quiet ? " (more such reports not shown)" : "");
+	pl->bad_nid_log_ms = now_ms;
+	pl->bad_nid_quiet = 0;
+	return -EINVAL;
+}
+
+static int flush_queue(struct pl *pl);
+
+static int queue_push(struct pl *pl, const struct pl_qent *e)
+{
+	if (pl->nq == PL_QUEUE_MAX) {
+		int err = flush_queue(pl);
+
+		if (err)
+			return err;
+	}
+	if (pl->nq == pl->cap_q) {
+		size_t cap = pl->cap_q ? pl->cap_q * 2 : 1024;
+		struct pl_qent *nq = realloc(pl->q, cap * sizeof(*nq));
+
+		if (!nq)
+			return -ENOMEM;
+		pl->q = nq;
+		pl->cap_q = cap;
+	}
+	pl->q[pl->nq++] = *e;
+	return 0;
+}
+
+/*
+ * Pages of @r to look at: all of a small range; of a larger one
+ * range_pages_max, one in each of as many equal slices at a random offset,
+ * so that successive reports of a range cover it (DAMON regions can be
+ * gigabytes; their pages share the region's access pattern). A poll looks
+ * at poll_pages_max pages at most; the rest waits for the next report.
+ */
+static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
+		       int nid, enum pghot_src src, uint64_t now_ms)
+{
+	uint64_t npages = (r->end - r->start) >> pl->p.page_shift, step;
+	struct pl_qent e = {
+		.tg = t, .age = r->age, .time_ms = now_ms, .nid = (int16_t)nid,
+		.src = (uint8_t)src, .cold = r->cold, .run = pl->runs++,
+	};
+	size_t n;
+	int err;
+
+	n = npages < pl->p.range_pages_max ? (size_t)npages : pl->p.range_pages_max;
+	if (n > pl->budget) {
+		pl->st.pages_skipped_budget += n - pl->budget;
+		n = pl->budget;
+	}
+	if (!n)
+		return 0;
+	step = npages / n;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = step > 1 ? pl_rng(pl) % step : 0;
+
+		e.addr = r->start + ((i * step + off) << pl->p.page_shift);
+		err = queue_push(pl, &e);
+		if (err)
+			return err;
+	}
+	pl->budget -= n;
+	if (!r->cold)
+		pl->st.pages_reported += n;
+	return 0;
+}
+
+int pl_report_ranges(struct pl *pl, enum pghot_src src,
+		     const struct pl_range *r, size_t n, uint64_t now_ms)
+{
+	if (!pl || (!r && n) || (unsigned int)src >= PGHOT_SRC_MAX)
+		return -EINVAL;
+	if (now_ms > pl->q_now_ms)
+		pl->q_now_ms = now_ms;
+	for (size_t i = 0; i < n; i++) {
+		int t = pl_tg_index(pl, r[i].pid), nid, err;
+
+		if (t < 0) {
+			pl->st.reports_untargeted++;
+			continue;
+		}
+		if (r[i].end <= r[i].start ||
+		    accessing_nid(pl, src, r[i].pid, r[i].nid, now_ms, &nid))
+			continue;
+		if (r[i].cold && !(pl->p.demote_enabled && pl->demote_wanted))
+			continue;
+		err = queue_range(pl, (uint32_t)t, &r[i], nid, src, now_ms);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* One access of the page at @addr of target @t, on @page. */
+static void record_page(struct pl *pl, struct pl_target *t, uint64_t addr,
+			const struct pl_page *page, int nid,
+			enum pghot_src src, uint64_t time_ms)
+{
+	int err;
+
+	if (page->flags & PL_PAGE_PINNED) {
+		pl->st.pages_pinned++;
+		t->pages_pinned++;
+		return;
+	}
+	if (!pl_node_lower(pl, page->nid))
+		return;
+	pl->st.pages_lower++;
+	err = pghot_record_access(pl->e, t->space_id, addr >> pl->p.page_shift,
+				  page->nid, nid, src, time_ms);
+	if (err)
+		pl->st.record_errors++;
+	else
+		t->pages_recorded++;
+}
+
+int pl_report_samples(struct pl *pl, enum pghot_src src,
+		      const struct pl_sample *s, size_t n)
+{
+	if (!pl || (!s && n) || (unsigned int)src >= PGHOT_SRC_MAX)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		int t = pl_tg_index(pl, s[i].pid), nid, err;
+		struct pl_page page = { .nid = s[i].page_nid };
+		uint64_t addr = s[i].vaddr & ~((UINT64_C(1) << pl->p.page_shift) - 1);
+
+		if (t < 0) {
+			pl->st.reports_untargeted++;
+			continue;
+		}
+		if (s[i].time_ms > pl->q_now_ms)
+			pl->q_now_ms = s[i].time_ms;
+		if (accessing_nid(pl, src, s[i].pid, s[i].nid, s[i].time_ms, &nid))
+			continue;
+		pl->st.pages_reported++;
+		if (pl_node_get(pl, s[i].page_nid)) {
+			record_page(pl, &pl->tg[t], addr, &page, nid, src,
+				    s[i].time_ms);
+			continue;
+		}
+		err = queue_push(pl, &(struct pl_qent){
+			.tg = (uint32_t)t, .addr = addr, .time_ms = s[i].time_ms,
+			.nid = (int16_t)nid, .src = (uint8_t)src,
+			.run = pl->runs++,
+		});
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* What was looked up for queue entry @e: a hot page is recorded (as its
+ * folio's head, once per report), a cold one may become a candidate. */
+static void looked_up(struct pl *pl, struct pl_target *t,
+		      const struct pl_qent *e, const struct pl_page *page,
+		      uint64_t *last_head, uint32_t *last_run)
+{
+	uint64_t head = e->addr;
+
+	if (page->nid < 0) {
+		pl->st.pages_not_present++;
+		return;
+	}
+	if (e->cold) {
+		if (!pl_node_lower(pl, page->nid))
+			pl_demote_add(pl, t, e->addr, page->nid, e->age);
+		return;
+	}
+	if (page->order && page->order < 32) {
+		head &= ~((UINT64_C(1) << (pl->p.page_shift + page->order)) - 1);
+		pl->st.thp_heads++;
+	}
+	/* two sampled pages of one huge folio in one report: one access */
+	if (e->run == *last_run && head == *last_head)
+		return;
+	*last_run = e->run;
+	*last_head = head;
+	record_page(pl, t, head, page, e->nid, (enum pghot_src)e->src,
+		    e->time_ms);
+}
+
+/* Look up and handle @n queue entries of target @t (indices in @idx). */
+static void lookup_group(struct pl *pl, struct pl_target *t,
+			 const uint32_t *idx, size_t n)
+{
+	uint64_t addrs[PL_LOOKUP_MAX], last_head = UINT64_MAX;
+	struct pl_page pages[PL_LOOKUP_MAX];
+	uint32_t last_run = UINT32_MAX;
+
+	for (size_t off = 0; off < n; off += PL_LOOKUP_MAX) {
+		size_t k = n - off < PL_LOOKUP_MAX ? n - off : PL_LOOKUP_MAX;
+		int err;
+
+		for (size_t i = 0; i < k; i++) {
+			addrs[i] = pl->q[idx[off + i]].addr;
+			pages[i] = (struct pl_page){ .nid = -ENOENT };
+		}
+		pl->st.lookups++;
+		pl->st.pages_looked_up += k;
+		err = pl->ops->lookup(pl->arg, &t->proc, addrs, k, pages);
+		if (err) {
+			/* -ESRCH: exited; the next rescan drops the target */
+			if (err != -ESRCH)
+				pl->st.lookup_failures++;
+			return;
+		}
+		for (size_t i = 0; i < k; i++)
+			looked_up(pl, t, &pl->q[idx[off + i]], &pages[i],
+				  &last_head, &last_run);
+	}
+}
+
+/* Look up and handle every queued page; the poll's budget stays. */
+static int flush_queue(struct pl *pl)
+{
+	uint32_t *key = NULL, *order = NULL;
+	int err = 0;
+
+	if (!pl->nq)
+		return 0;
+	key = malloc(pl->nq * sizeof(*key));
+	order = malloc(pl->nq * sizeof(*order));
+	if (!key || !order) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < pl->nq; i++)
+		key[i] = pl->q[i].tg;
+	err = pl_group(key, pl->nq, (uint32_t)pl->nr_tg, order);
+	if (err)
+		goto out;
+	for (size_t i = 0, j; i < pl->nq; i = j) {
+		uint32_t t = pl->q[order[i]].tg;
+
+		for (j = i + 1; j < pl->nq && pl->q[order[j]].tg == t; j++)
+			;
+		lookup_group(pl, &pl->tg[t], &order[i], j - i);
+	}
+out:
+	free(key);
+	free(order);
+	pl->nq = 0;
+	return err;
+}
+
+int pl_flush(struct pl *pl, uint64_t now_ms)
+{
+	if (!pl)
+		return -EINVAL;
+	if (now_ms > pl->q_now_ms)
+		pl->q_now_ms = now_ms;
+	pl->budget = pl->p.poll_pages_max;
+	return flush_queue(pl);
+}

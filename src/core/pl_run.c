@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Work on a clock: the promotion workers (one per lower-tier node, waking
+ * every sleep_ms as the kernel's kmigrated threads do), the demotion pass
+ * after them, and reaping of records nobody can use any more.
+ */
+#include <errno.h>
+#include <syslog.h>
+
+#include "core/pl_internal.h"
+
+/* Node memory for the gate (free-memory bypass) and for demotion; the
+ * last values stay when ops->node_mem() fails. */
+static void refresh_node_mem(struct pl *pl)
+{
+	if (pl->ops->node_mem(pl->arg, pl->nodes, pl->nr_nodes))
+		pl_logf(pl, LOG_DEBUG, "cannot read node memory, using the last values");
+	for (size_t i = 0; i < pl->nr_nodes; i++) {
+		const struct pl_node *n = &pl->nodes[i];
+
+		if (n->has_memory)
+			pghot_engine_set_node_mem(pl->e, n->nid, n->total_bytes,
+						  n->free_bytes, n->wmark_bytes);
+	}
+}
+
+static void wake_worker(struct pl *pl, struct pl_worker *w, uint64_t now_ms)
+{
+	struct pghot_promote_result res;
+	int err;
+
+	err = pghot_promote(pl->e, w->nid, now_ms, &pl_engine_migrator, pl, &res);
+	if (err)
+		pl_logf(pl, LOG_WARNING, "promotion from node %d failed: %s",
+			w->nid, err == -ENOMEM ? "out of memory" : "bad node");
+	else if (res.nr_consumed)
+		pl_logf(pl, LOG_DEBUG,
+			"node %d: %zu ready, %zu moved in %zu batches, %zu left",
+			w->nid, res.nr_consumed, res.nr_moved, res.nr_batches,
+			res.nr_left_ready);
+	w->wakes++;
+	w->next_ms = now_ms + pl->p.tun.sleep_ms;
+}
+
+int pl_run(struct pl *pl, uint64_t now_ms, uint64_t *ret_next_ms)
+{
+	bool due = false;
+	uint64_t next;
+
+	if (!pl)
+		return -EINVAL;
+	for (size_t i = 0; i < pl->nr_w; i++)
+		due |= pl->w[i].next_ms <= now_ms;
+	if (due) {
+		refresh_node_mem(pl);
+		for (size_t i = 0; i < pl->nr_w; i++)
+			if (pl->w[i].next_ms <= now_ms)
+				wake_worker(pl, &pl->w[i], now_ms);
+		pl_demote_pass(pl, now_ms);
+	}
+	if (!pl->next_reap_ms)
+		pl->next_reap_ms = now_ms + pl->p.reap_interval_ms;
+	if (pl->next_reap_ms <= now_ms) {
+		uint64_t freed = 0;
+
+		/* records of memory no longer touched would otherwise live
+		 * as long as their process; reap is O(leaves) */
+		pghot_engine_reap(pl->e, now_ms, &freed);
+		pl->st.leaves_reaped += freed;
+		pl->next_reap_ms = now_ms + pl->p.reap_interval_ms;
+	}
+	next = pl->next_reap_ms;
+	for (size_t i = 0; i < pl->nr_w; i++)
+		if (pl->w[i].next_ms < next)
+			next = pl->w[i].next_ms;
+	if (ret_next_ms)
+		*ret_next_ms = next;
+	return 0;
+}

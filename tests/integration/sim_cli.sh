@@ -1,0 +1,124 @@
+#!/bin/bash
+# pghot sim from the command line: the shipped scenarios are found and list,
+# a small run prints the seeds' tables, --json has the issue's fields and
+# is the same for the same seed, --plot draws both PNGs with gnuplot,
+# --trace replays a feed-format trace, and bad input is refused with exit 2
+# and a message naming what is wrong, before anything runs.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PGHOT=$ROOT/${PGHOT_BUILD:-build}/bin/pghot
+[ -x "$PGHOT" ] || { echo "build first: make"; exit 77; }
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+nfail=0
+
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+ok() { echo "ok: $*"; }
+
+# bad WANT ARGS...: exit 2, a message matching WANT, no table.
+bad() {
+	local want=$1 rc; shift
+	"$PGHOT" sim "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc != 2 ]; then
+		fail "sim $*: exit $rc, want 2; stderr: $(head -c 300 "$T/err")"
+	elif [ -s "$T/out" ]; then
+		fail "sim $*: printed a table: $(head -c 200 "$T/out")"
+	elif ! grep -qE -- "$want" "$T/err"; then
+		fail "sim $*: message '$(head -c 300 "$T/err")' does not match /$want/"
+	else
+		ok "sim $*: $(head -n 1 "$T/err")"
+	fi
+}
+
+# The four seed scenarios are shipped and found from the build tree.
+"$PGHOT" sim --list >"$T/list" 2>&1 || fail "sim --list: $(cat "$T/list")"
+for s in redis-memtier microbench npb-bt ycsb-pressure; do
+	grep -q "^$s " "$T/list" && ok "--list has $s" || fail "--list lacks $s"
+done
+"$PGHOT" sim --params >"$T/params" || fail "sim --params"
+for k in numab.scan_size_mb pghot.freq_threshold hwhint.period damon.sample_us damos.quota_mb \
+	node.N.lat_ns redis.keys ycsb.theta micro.region bt.footprint; do
+	grep -q "^$k " "$T/params" && ok "--params lists $k" || fail "--params lacks $k"
+done
+
+# A small redis-memtier run: seed 000's tables and counters.
+small=(--scenario redis-memtier --scale 0.0005 --policies numab0,numab2,pghot-hwhint:10000
+	--jobs 2 --quiet)
+if "$PGHOT" sim "${small[@]}" --json "$T/a.json" >"$T/table" 2>"$T/err"; then
+	for w in 'Ops/sec' 'vs base' 'p99.9' pgpromote_success numa_hint_faults \
+		pghot_recorded_hwhints hwhint_total_events 'DRAM share at'; do
+		grep -q -- "$w" "$T/table" && ok "table has $w" || fail "table lacks $w"
+	done
+	grep -q 'pghot_recorded_accesses  *- ' "$T/table" && ok "absent counters are '-'" ||
+		fail "base kernel cases should show '-' for pghot counters"
+else
+	fail "small run: $(cat "$T/err")"
+fi
+python3 - "$T/a.json" <<'EOF' && ok "json has the issue's fields" || fail "json fields"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["scenario"] == "redis-memtier" and len(d["cases"]) == 3
+for c in d["cases"]:
+    for k in ("policy", "throughput", "time_s", "normalized_time", "cxl_usage_bytes", "counters"):
+        assert k in c, k
+    assert c["throughput"] > 0 and c["time_s"] > 0 and len(c["timeline"]) > 10
+assert d["cases"][1]["counters"]["pgpromote_success"] > 0
+assert "pghot_recorded_hwhints" in d["cases"][2]["counters"]
+assert "pghot_recorded_hwhints" not in d["cases"][0]["counters"]
+EOF
+# Same seed, same result; another seed, another one.
+"$PGHOT" sim "${small[@]}" --jobs 1 --json "$T/b.json" >/dev/null 2>&1
+cmp -s "$T/a.json" "$T/b.json" && ok "same seed, same JSON (1 or 2 jobs)" || fail "JSON differs between runs"
+"$PGHOT" sim "${small[@]}" --seed 7 --json "$T/c.json" >/dev/null 2>&1
+cmp -s "$T/a.json" "$T/c.json" && fail "seed 7 gave the same JSON as seed 1" || ok "another seed, another result"
+
+# Plots (gnuplot: scripts/install-deps test).
+if command -v gnuplot >/dev/null; then
+	"$PGHOT" sim --scenario microbench --scale 0.0002 --quiet --plot "$T/plots" >/dev/null 2>"$T/err" ||
+		fail "--plot: $(cat "$T/err")"
+	for p in promotions.png dram_share.png; do
+		[ "$(head -c 4 "$T/plots/$p" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] &&
+			ok "--plot drew $p" || fail "--plot: no $p"
+	done
+else
+	echo "skip: plots (gnuplot not installed)"
+fi
+
+# A trace in the feed's format, replayed with a sample per access.
+awk 'BEGIN { for (i = 0; i < 4000; i++) printf "%d 0x%x %d %d\n", 300 + i % 2, 140000000000000 + (i % 700) * 4096, (i % 5 ? 0 : -1), 1000 + i }' >"$T/trace"
+echo "# a comment, then a malformed line" >>"$T/trace"
+echo "not a sample" >>"$T/trace"
+if "$PGHOT" sim --trace "$T/trace" --policies numab0,pghot-hwhint:1 --hwhint.l3miss_only 0 \
+	--pghot.freq_threshold 1 --quiet --json "$T/t.json" >"$T/table" 2>"$T/err"; then
+	grep -q "1 malformed lines skipped" "$T/err" && ok "trace: malformed line counted" ||
+		fail "trace: no malformed-line message: $(cat "$T/err")"
+	python3 - "$T/t.json" <<'EOF' && ok "trace replayed: every line an access" || fail "trace replay"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["cases"]:
+    assert c["accesses_simulated"] == 4000, c["accesses_simulated"]
+    assert c["time_s"] >= 3.9, c["time_s"]
+hw = d["cases"][1]["counters"]
+assert hw["hwhint_total_events"] >= 3990 and hw["pgpromote_success"] > 0
+EOF
+else
+	fail "trace: $(cat "$T/err")"
+fi
+
+# Bad input.
+bad "unknown parameter 'numab.nope'" --scenario redis-memtier --numab.nope 1
+bad "numab.scan_size_mb = '0': give a number" --scenario redis-memtier --numab.scan_size_mb 0
+bad "scale = '2'" --scenario redis-memtier --scale 2
+bad "unknown policy 'numab3'" --scenario redis-memtier --policies numab0,numab3
+bad "the period is a number" --scenario redis-memtier --policies pghot-hwhint:x
+bad "cannot read scenario 'nosuch'" --scenario nosuch
+bad "needs a value" --scenario redis-memtier --seed
+bad "unexpected argument" --scenario redis-memtier extra
+bad "lower --scale" --scenario npb-bt --scale 1
+bad "level 'lots'" --scenario ycsb-pressure --levels 440G,lots
+bad "cannot open trace" --trace "$T/nosuch"
+printf 'name = x\nscale = 0.5\nbogus line\n' >"$T/bad.scn"
+bad "bad.scn:3: expected 'key = value'" --scenario "$T/bad.scn"
+bad "^usage: pghot sim"
+
+[ $nfail = 0 ] || { echo "$nfail failures"; exit 1; }

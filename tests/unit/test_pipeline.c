@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The pipeline on a fake machine (tests/unit/fake_machine.h) with a virtual
+ * clock: a whole promote-then-pressure story, and each mechanism on its
+ * own (range sampling, the poll budget, batched lookups, samples with a
+ * known node, folio heads, the target maps, bad nodes, a process gone).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "core/pipeline.h"
+#include "fake_machine.h"
+
+#define MIB (1ULL << 20)
+#define HOT_PAGES 2048
+#define A_PAGES 16384
+
+static const struct pl_node nodes[] = {
+	{ .nid = 0, .has_memory = true, .lower = false, .demote_to = 1 },
+	{ .nid = 1, .has_memory = true, .lower = true, .demote_to = -1 },
+};
+
+static struct fake_machine fm;
+
+static struct pl *new_pl(bool demote)
+{
+	struct pl_params p;
+	char err[256] = "";
+	struct pl *pl;
+
+	memset(&fm, 0, sizeof(fm));
+	fm.perm_node = -1;
+	fm.total[0] = 128 * MIB;
+	fm.total[1] = 512 * MIB;
+	pl_params_default(PGHOT_MODE_DEFAULT, &p);
+	p.demote_enabled = demote;
+	pl = pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err));
+	if (!pl)
+		fail_msg("pl_new: %s", err);
+	return pl;
+}
+
+static void free_pl(struct pl *pl)
+{
+	pl_free(pl);
+	fm_free(&fm);
+}
+
+static void add_target(struct pl *pl, const struct fm_proc *p)
+{
+	assert_int_equal(pl_target_add(pl, &p->id), 0);
+}
+
+static struct pl_range range(pid_t pid, uint64_t start, size_t npages,
+			     bool cold, uint32_t age)
+{
+	return (struct pl_range){
+		.pid = pid, .start = start, .end = start + npages * FM_PAGE,
+		.nid = PGHOT_NID_UNKNOWN, .nr_accesses = cold ? 0 : 5,
+		.age = age, .cold = cold,
+	};
+}
+
+/* One aggregation interval: the reports, the end of the poll, the work. */
+static void step(struct pl *pl, const struct pl_range *r, size_t n,
+		 uint64_t now)
+{
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, r, n, now), 0);
+	assert_int_equal(pl_flush(pl, now), 0);
+	assert_int_equal(pl_run(pl, now, NULL), 0);
+}
+
+static uint64_t node_free(int nid)
+{
+	uint64_t used = fm.used[nid] + fm.filler[nid];
+
+	return used < fm.total[nid] ? fm.total[nid] - used : 0;
+}
+
+/*
+ * Promote, then pressure. Process A's 64 MiB sit on the CXL node, its first
+ * 8 MiB hot; DAMON-like reports every 100 ms. Then DRAM fills (other
+ * memory plus process B's 32 MiB of cold pages) to 2% free: B's cold pages
+ * go down within the rate limit until DRAM is above the low watermark,
+ * and A's hot pages stay up.
+ */
+static void test_promote_then_pressure(void **state)
+{
+	struct pl *pl = new_pl(true);
+	struct fm_proc *a = fm_add(&fm, 100, 11, 0x10000000, A_PAGES, 1), *b;
+	const struct pl_target *ta, *tb;
+	uint64_t c[PGHOT_COUNTER_MAX], t = 1000, down_before;
+	struct pl_range r[3];
+	struct pl_stats st;
+
+	add_target(pl, a);
+	r[0] = range(100, a->base, HOT_PAGES, false, 3);
+	r[1] = range(100, a->base + HOT_PAGES * FM_PAGE, A_PAGES - HOT_PAGES, true, 40);
+	for (; t < 31000; t += 100)
+		step(pl, r, 2, t);
+	assert_true(fm_count(a, 0, HOT_PAGES, 0) >= HOT_PAGES * 95 / 100);
+	assert_int_equal(fm_count(a, HOT_PAGES, A_PAGES, 0), 0);
+	pghot_counters(pl_engine(pl), c);
+	ta = pl_target_find(pl, 100);
+	assert_int_equal(c[PGPROMOTE_SUCCESS], fm.moved_up);
+	assert_int_equal(ta->pages_promoted, fm.moved_up);
+	assert_true(ta->pages_recorded > 0);
+	assert_false(pl_demote_wanted(pl));
+	pl_stats(pl, &st);
+	assert_int_equal(st.pgdemote_success, 0);
+	/* only cold reports while DRAM has room: no demotion candidates */
+	assert_int_equal(st.pgdemote_candidates, 0);
+
+	/* pressure: B's 32 MiB cold on DRAM, other memory leaves 2% free */
+	b = fm_add(&fm, 200, 7, 0x80000000, 8192, 0);
+	add_target(pl, b);
+	fm.filler[0] = fm.total[0] - fm.used[0] - fm.total[0] * 2 / 100;
+	r[2] = range(200, b->base, 8192, true, 50);
+	for (int i = 0; i < 100; i++, t += 100) {
+		down_before = fm.moved_down;
+		step(pl, r, 3, t);
+		/* 256 MB/s for 100 ms: 6553 pages at most per pass */
+		assert_true(fm.moved_down - down_before <= 6554);
+	}
+	pl_stats(pl, &st);
+	tb = pl_target_find(pl, 200);
+	assert_true(st.pgdemote_success > 0);
+	assert_int_equal(st.pgdemote_success, fm.moved_down);
+	assert_int_equal(tb->pages_demoted, fm.moved_down);
+	assert_int_equal(fm_count(b, 0, 8192, 1), fm.moved_down);
+	assert_true(st.pgdemote_candidates >= st.pgdemote_success);
+	/* DRAM back above the low watermark (5%), hot set still up */
+	assert_true(node_free(0) * 100 >= fm.total[0] * 5);
+	assert_false(pl_demote_wanted(pl));
+	assert_true(fm_count(a, 0, HOT_PAGES, 0) >= HOT_PAGES * 95 / 100);
+	assert_int_equal(fm_count(a, HOT_PAGES, A_PAGES, 0), 0);
+	free_pl(pl);
+}
+
+/* With demotion off, pressure moves nothing down. */
+static void test_pressure_without_demotion(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *b = fm_add(&fm, 200, 7, 0x80000000, 8192, 0);
+	struct pl_range r = range(200, b->base, 8192, true, 50);
+	struct pl_stats st;
+
+	add_target(pl, b);
+	fm.filler[0] = fm.total[0] - fm.used[0] - MIB;
+	for (uint64_t t = 1000; t < 3000; t += 100)
+		step(pl, &r, 1, t);
+	pl_stats(pl, &st);
+	assert_false(pl_demote_wanted(pl));
+	assert_int_equal(st.pgdemote_candidates, 0);
+	assert_int_equal(fm.moved_down, 0);
+	free_pl(pl);
+}
+
+/* A 1 GiB range: 256 pages, one in each 4 MiB slice; the budget of a poll
+ * caps what is looked at, and pl_flush() gives the next poll a new one. */
+static void test_range_sampling_and_budget(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x40000000, 262144, 1);
+	struct pl_range r = range(100, a->base, 262144, false, 0);
+	struct pl_stats st;
+
+	add_target(pl, a);
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &r, 1, 10), 0);
+	assert_int_equal(pl_flush(pl, 10), 0);
+	assert_int_equal(fm.last_lookup_n, 256);
+	for (size_t i = 0; i < 256; i++) {
+		uint64_t x = fm.last_lookup_addr[i];
+
+		assert_true(x >= r.start + i * 4 * MIB);
+		assert_true(x < r.start + (i + 1) * 4 * MIB);
+		assert_int_equal(x & (FM_PAGE - 1), 0);
+	}
+	/* 70 reports of 256 pages: 64 fit the 16384 budget of one poll */
+	for (int i = 0; i < 70; i++)
+		assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &r, 1, 20), 0);
+	assert_int_equal(pl_flush(pl, 20), 0);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_skipped_budget, 6 * 256);
+	assert_int_equal(st.pages_reported, 256 + 16384);
+	free_pl(pl);
+}
+
+/* Ranges of two processes in one poll: one lookup call per process. */
+static void test_lookups_batched_per_process(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 64, 1);
+	struct fm_proc *b = fm_add(&fm, 200, 2, 0x20000000, 64, 1);
+	struct pl_range r[6];
+
+	add_target(pl, a);
+	add_target(pl, b);
+	for (int i = 0; i < 6; i++)
+		r[i] = range(i % 2 ? 200 : 100, (i % 2 ? b : a)->base + (uint64_t)i * 8 * FM_PAGE,
+			     8, false, 0);
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, r, 6, 5), 0);
+	assert_int_equal(fm.lookups, 0);
+	assert_int_equal(pl_flush(pl, 5), 0);
+	assert_int_equal(fm.lookups, 2);
+	assert_int_equal(fm.looked_up, 48);
+	assert_int_equal(pl_target_find(pl, 100)->pages_recorded, 24);
+	assert_int_equal(pl_target_find(pl, 200)->pages_recorded, 24);
+	free_pl(pl);
+}
+
+/* Samples that know their page's node need no lookup; the others do.
+ * Each sample is one access: two of a page within the window make it
+ * ready, and the worker promotes it to target_nid. */
+static void test_samples(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 64, 1);
+	struct pl_sample s[4] = {
+		{ 100, 0x10000000 + 5 * FM_PAGE + 12, 1, 0, 1000 },
+		{ 100, 0x10000000 + 5 * FM_PAGE + 99, 1, 0, 1001 },
+		{ 100, 0x10000000 + 9 * FM_PAGE, PGHOT_NID_UNKNOWN, 0, 1002 },
+		{ 999, 0x10000000, 1, 0, 1003 },
+	};
+	struct pl_stats st;
+	uint64_t c[PGHOT_COUNTER_MAX];
+
+	add_target(pl, a);
+	assert_int_equal(pl_report_samples(pl, PGHOT_SRC_HWHINT, s, 4), 0);
+	assert_int_equal(fm.lookups, 0);
+	assert_int_equal(pl_flush(pl, 1003), 0);
+	assert_int_equal(fm.lookups, 1);
+	assert_int_equal(fm.looked_up, 1);
+	pl_stats(pl, &st);
+	assert_int_equal(st.reports_untargeted, 1);
+	pghot_counters(pl_engine(pl), c);
+	assert_int_equal(c[PGHOT_RECORDED_HWHINTS], 3);
+	assert_int_equal(pghot_nr_ready(pl_engine(pl), 1), 1);
+	assert_int_equal(pl_run(pl, 1100, NULL), 0);
+	assert_int_equal(a->nid[5], 0);
+	assert_int_equal(a->nid[9], 1);
+	free_pl(pl);
+}
+
+/* A huge folio: its pages record as the head, once per report, and the
+ * head moves (with the whole folio). */
+static void test_folio_heads(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x40000000, 1024, 1);
+	struct pl_range r = range(100, a->base, 1024, false, 0);
+	struct pl_stats st;
+
+	for (size_t i = 0; i < 512; i++)
+		a->order[i] = 9;	/* the first 2 MiB are one THP */
+	add_target(pl, a);
+	step(pl, &r, 1, 1000);
+	pl_stats(pl, &st);
+	/* 256 samples, 128 of them in the THP: recorded once, as its head */
+	assert_int_equal(st.thp_heads, 128);
+	assert_int_equal(pl_target_find(pl, 100)->pages_recorded, 128 + 1);
+	step(pl, &r, 1, 1100);
+	step(pl, &r, 1, 1200);
+	assert_int_equal(fm_count(a, 0, 512, 0), 512);
+	free_pl(pl);
+}
+
+/* The pid hash and the space map against a reference, through many adds
+ * and removes (removal moves the last target into the hole). */
+static void test_target_maps(void **state)
+{
+	struct pl *pl = new_pl(false);
+	static bool in[5000];
+	uint64_t x = 88172645463325252ULL;
+
+	memset(in, 0, sizeof(in));
+	for (int i = 0; i < 20000; i++) {
+		pid_t pid;
+		struct pl_proc p = { 0 };
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		pid = (pid_t)(1 + x % 4999);
+		p.pid = pid;
+		p.start_time = (uint64_t)pid * 3;
+		if (in[pid]) {
+			assert_int_equal(pl_target_add(pl, &p), -EEXIST);
+			assert_int_equal(pl_target_remove(pl, pid), 0);
+			in[pid] = false;
+		} else {
+			assert_int_equal(pl_target_add(pl, &p), 0);
+			in[pid] = true;
+		}
+	}
+	for (pid_t pid = 1; pid < 5000; pid++) {
+		const struct pl_target *t = pl_target_find(pl, pid);
+
+		assert_int_equal(t != NULL, in[pid]);
+		if (t)
+			assert_int_equal(t->proc.start_time, (uint64_t)pid * 3);
+	}
+	assert_int_equal(pl_target_remove(pl, 4242424), -ENOENT);
+	free_pl(pl);
+}
+
+/* A report naming a node the machine does not have: counted, warned about
+ * at most once a second, dropped. */
+static void test_bad_accessing_node(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 64, 1);
+	struct pl_sample s = { 100, 0x10000000, 1, 7, 1000 };
+	struct pl_stats st;
+
+	add_target(pl, a);
+	for (int i = 0; i < 10; i++) {
+		s.time_ms = 1000 + (uint64_t)i * 10;
+		assert_int_equal(pl_report_samples(pl, PGHOT_SRC_FEED, &s, 1), 0);
+	}
+	pl_stats(pl, &st);
+	assert_int_equal(st.reports_bad_nid, 10);
+	assert_int_equal(fm.nlogs, 1);
+	assert_non_null(strstr(fm.last_log, "a feed report of pid 100 names node 7, not a node of this machine (nodes 0-1)"));
+	s.time_ms = 2100;
+	assert_int_equal(pl_report_samples(pl, PGHOT_SRC_FEED, &s, 1), 0);
+	assert_int_equal(fm.nlogs, 2);
+	assert_non_null(strstr(fm.last_log, "more such reports not shown"));
+	assert_int_equal(pl_target_find(pl, 100)->pages_recorded, 0);
+	free_pl(pl);
+}
+
+/* A process whose pid now names another process: lookups and moves answer
+ * -ESRCH; nothing is recorded or moved, and removing the target drops its
+ * queued pages and demotion candidates. */
+static void test_process_gone(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 64, 1);
+	struct pl_range r = range(100, a->base, 64, false, 0);
+	struct pl_stats st;
+
+	add_target(pl, a);
+	step(pl, &r, 1, 1000);
+	a->id.start_time = 2;	/* the pid was reused */
+	step(pl, &r, 1, 1100);
+	pl_stats(pl, &st);
+	assert_int_equal(st.lookup_failures, 0);	/* -ESRCH is no failure */
+	assert_int_equal(fm_count(a, 0, 64, 0), 0);
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &r, 1, 1200), 0);
+	assert_int_equal(pl_target_remove(pl, 100), 0);
+	assert_int_equal(pl_flush(pl, 1200), 0);
+	assert_int_equal(fm.looked_up, 128);	/* the queued 64 went with it */
+	free_pl(pl);
+}
+
+/* Moves the machine refuses are counted by reason, for promotion and
+ * demotion alike. */
+static void test_move_failures_counted(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 8, 1);
+	struct pl_range r = range(100, a->base, 8, false, 0);
+	uint64_t c[PGHOT_COUNTER_MAX];
+
+	fm.perm_node = 0;
+	add_target(pl, a);
+	step(pl, &r, 1, 1000);
+	step(pl, &r, 1, 1100);
+	pghot_counters(pl_engine(pl), c);
+	assert_int_equal(c[PGHOT_PROMOTE_FAIL_PERM], 8);
+	assert_int_equal(c[PGPROMOTE_SUCCESS], 0);
+	assert_int_equal(pl_target_find(pl, 100)->pages_promoted, 0);
+	free_pl(pl);
+}
+
+static void test_bad_arguments(void **state)
+{
+	struct pl_params p;
+	char err[256];
+	static const struct pl_node top_only[] = {
+		{ .nid = 0, .has_memory = true, .demote_to = -1 },
+	};
+
+	pl_params_default(PGHOT_MODE_DEFAULT, &p);
+	assert_null(pl_new(&p, top_only, 1, &fm_ops, &fm, err, sizeof(err)));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(err, "lower-tier and a top-tier node"));
+	p.tun.target_nid = 1;
+	assert_null(pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err)));
+	assert_non_null(strstr(err, "target_nid 1 is not a top-tier node"));
+	pl_params_default(PGHOT_MODE_DEFAULT, &p);
+	p.demote_low_pct = 20;
+	p.demote_high_pct = 10;
+	assert_null(pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err)));
+	assert_int_equal(pl_report_ranges(NULL, PGHOT_SRC_SCAN, NULL, 0, 0), -EINVAL);
+	assert_int_equal(pl_flush(NULL, 0), -EINVAL);
+	assert_int_equal(pl_run(NULL, 0, NULL), -EINVAL);
+	assert_null(pl_target_find(NULL, 1));
+	pl_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_promote_then_pressure),
+		cmocka_unit_test(test_pressure_without_demotion),
+		cmocka_unit_test(test_range_sampling_and_budget),
+		cmocka_unit_test(test_lookups_batched_per_process),
+		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_folio_heads),
+		cmocka_unit_test(test_target_maps),
+		cmocka_unit_test(test_bad_accessing_node),
+		cmocka_unit_test(test_process_gone),
+		cmocka_unit_test(test_move_failures_counted),
+		cmocka_unit_test(test_bad_arguments),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
