@@ -56,6 +56,8 @@ git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || commit="$commit+changes"
 	echo "repeats=$REPEAT"
 	echo "scenarios=$(echo $SCEN)"
 	echo "host=$(nproc) cores, QEMU TCG"
+	# settings changed from scenarios.sh's (PGHOT_VM_SECS=30, ...)
+	echo "overrides=$(env | grep '^PGHOT_VM_' | grep -v '^PGHOT_VM_\(INITRD\|LOCK\)=' | sort | tr '\n' ' ' | sed 's/ $//')"
 } > "$OUT/run.env"
 failed=0
 for r in $(seq 1 "$REPEAT"); do

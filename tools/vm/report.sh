@@ -5,6 +5,7 @@
 # of the scenarios named (default: every scenario found) and DIR/run.env
 # (written by demo.sh: date, commit, repeats), and writes DIR/results.json:
 #   {"meta": {"date", "commit", "kernel", "repeats", "host", "wall_s",
+#     "overrides": "the PGHOT_VM_* settings of the run, if any",
 #     "cases": [every case found, in the test bed's order]},
 #    "scenarios": {SCENARIO: {"bench": "pghot bench arguments", "secs", "thp",
 #      "cases": {CASE: {"config": {...}, "runs", "failed",
@@ -156,7 +157,7 @@ END {
 		p = index(l, "=")
 		if (p) meta[substr(l, 1, p - 1)] = substr(l, p + 1)
 	}
-	printf "META\t-\t{\"date\": %s, \"commit\": %s, \"repeats\": %s, \"host\": %s, \"wall_s\": %s}\n", jstr(meta["date"]), jstr(meta["commit"]), num(meta["repeats"]), jstr(meta["host"]), num(meta["wall_s"])
+	printf "META\t-\t{\"date\": %s, \"commit\": %s, \"repeats\": %s, \"host\": %s, \"wall_s\": %s, \"overrides\": %s}\n", jstr(meta["date"]), jstr(meta["commit"]), num(meta["repeats"]), jstr(meta["host"]), num(meta["wall_s"]), jstr(meta["overrides"])
 }' "${files[@]}" > "$DIR/runs.tsv"
 
 # Medians and ranges; a case's config, bench arguments, THP and kernel from

@@ -121,7 +121,8 @@ block() {	# NAME RESULTS: one Markdown block
 	def mdtable($sc; $rows): cases($sc) as $cs |
 		(["figure"] + $cs | mdrow), (["---"] + [$cs[] | "---:"] | mdrow),
 		($rows[] as $r | [$r[0] | ltrimstr("  ")] + [$cs[] as $c | cell($sc.cases[$c]; $r[1]; $r[2])] | mdrow);
-	def head: "From `build/demo/results.json`: run of \(.meta.date), commit \(.meta.commit), kernel \(.meta.kernel), \(.meta.host), \(runs_note) per case.";
+	def head: "From `build/demo/results.json`: run of \(.meta.date), commit \(.meta.commit), kernel \(.meta.kernel), \(.meta.host), \(runs_note) per case" +
+		(if (.meta.overrides // "") != "" then ", with `\(.meta.overrides)`" else "" end) + ".";
 	if $name == "summary" then
 		head, "",
 		allcases as $cs |
