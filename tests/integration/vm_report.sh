@@ -117,6 +117,10 @@ else
 	ok "--update refuses a block without an end line: $(cat "$T/err")"
 fi
 
+# without names: every scenario found, in the test bed's order
+"$ROOT/tools/vm/report.sh" "$T" 2>"$T/err" || fail "report.sh without names failed: $(cat "$T/err")"
+check "every scenario found, in scenarios.sh's order" '.scenarios | keys_unsorted' '["promote","kv","kv-scatter"]'
+
 if command -v gnuplot >/dev/null; then
 	"$ROOT/tools/vm/plots.sh" "$T/results.json" "$T" promote 2>"$T/err" || fail "plots.sh failed: $(cat "$T/err")"
 	[ "$(head -c 8 "$T/promote.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] &&

@@ -2,7 +2,8 @@
 # Turn the test bed's per-run results into build/demo/results.json.
 #   tools/vm/report.sh DIR [SCENARIO...]
 # Reads DIR/SCENARIO-CASE.rN.res (or .fail; SCENARIO-CASE.res counts as run 1)
-# of the scenarios named (default: every scenario found) and DIR/run.env
+# of the scenarios named (default: every scenario found, in the order of
+# scenarios.sh) and DIR/run.env
 # (written by demo.sh: date, commit, repeats), and writes DIR/results.json:
 #   {"meta": {"date", "commit", "kernel", "repeats", "host", "wall_s",
 #     "overrides": "the PGHOT_VM_* settings of the run, if any",
@@ -30,7 +31,10 @@ shift
 . "$(dirname "$0")/scenarios.sh"
 command -v jq >/dev/null || { echo "report: jq missing (scripts/install-deps vm)" >&2; exit 1; }
 NAMES='^\([a-z0-9-]*\)-\([a-z0-9]*\)\(\.r[0-9]*\)\{0,1\}\.\(res\|fail\)$'
-ALL=$(ls "$DIR" 2>/dev/null | sed -n "s/$NAMES/\\1/p" | sort -u)
+FOUND=$(ls "$DIR" 2>/dev/null | sed -n "s/$NAMES/\\1/p" | sort -u)
+# scenarios in the test bed's order, then any others found
+ALL=$(for s in $SCENARIOS; do echo "$FOUND" | grep -qx -- "$s" && echo "$s"; done
+	echo "$FOUND" | grep -vxF "$(printf '%s\n' $SCENARIOS)" || true)
 SHOW=$(echo ${*:-$ALL})
 files=()
 for s in $SHOW; do
