@@ -199,9 +199,12 @@ demo-all:
 tables:
 	tools/vm/tables.sh --update README.md docs/testbed.md
 
-# The man page generated from the config table (checked by make check).
-docs/pghot.conf.5: $(BUILD)/bin/pghotd
+# The man page generated from the config table, and the counter table of
+# docs/counters.md from the code's (both checked by make check).
+docs/pghot.conf.5: $(BUILD)/bin/pghotd FORCE
 	$(BUILD)/bin/pghotd --dump-config-man > $@
+docs/counters.md: $(BUILD)/bin/pghotd FORCE
+	scripts/splice-block docs/counters.md "pghotd --dump-counters-md" $(BUILD)/bin/pghotd --dump-counters-md
 
 FUZZ_SECONDS ?= 20
 FUZZ_RUNS ?=

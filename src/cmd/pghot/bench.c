@@ -711,7 +711,7 @@ static const struct bench_workload *find_workload(const char *wl)
 	cli_near_init(&n, wl);
 	cli_near_add(&n, "micro");
 	cli_near_add(&n, "kv");
-	log_err("unknown workload '%s'%s: give micro or kv (%s)", wl,
+	log_err("unknown workload '%s'%s (give micro or kv, %s)", wl,
 		cli_did_you_mean(&n, "", near, sizeof(near)), HINT);
 	return NULL;
 }

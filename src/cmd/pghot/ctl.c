@@ -75,6 +75,8 @@ static void print_value(void *arg, const char *line)
  * not applied. */
 static void print_note(void *arg, const char *line)
 {
+	if (arg)
+		(*(unsigned int *)arg)++;
 	log_notice("%s", !strncmp(line, "note ", 5) ? line + 5 : line);
 }
 
@@ -180,6 +182,7 @@ int cmd_ctl(int argc, char **argv)
 	const char *socket = NULL, *config = NULL, *verb;
 	const struct cfg_desc *key = NULL;
 	char req[PROTO_LINE_MAX], err[1024];
+	unsigned int notes = 0;
 	bool value_only;
 	int c, fd, ret;
 
@@ -212,11 +215,14 @@ int cmd_ctl(int argc, char **argv)
 	if (!strcmp(verb, "get"))
 		ret = proto_request(fd, req, print_value, &value_only, err, sizeof(err));
 	else
-		ret = proto_request(fd, req, print_note, NULL, err, sizeof(err));
+		ret = proto_request(fd, req, print_note, &notes, err, sizeof(err));
 	if (!ret && !strcmp(verb, "set"))
 		say_set(fd, key);
+	else if (!ret && !strcmp(verb, "reload") && notes)
+		printf("reloaded, but for the key%s above: %s a restart\n", notes > 1 ? "s" : "",
+		       notes > 1 ? "they need" : "it needs");
 	else if (!ret && !strcmp(verb, "reload"))
-		printf("reloaded: pghotd runs the configuration of its file\n");
+		printf("reloaded: pghotd runs the configuration of its file now\n");
 	close(fd);
 	if (ret)
 		return log_ret(1, LOG_ERR, "%s", err);

@@ -568,9 +568,14 @@ void stats_write_doc(FILE *f)
 				stats_family_name(name, sizeof(name), c->name, c->gauge),
 				c->gauge, "", c->unit, c->help, 0,
 			};
+			size_t l = strlen(c->help);
 			char help[512];
 
-			snprintf(help, sizeof(help), "Source %s: %s", sd->name, c->help);
+			/* "Samples decoded." -> "Samples decoded (source hwhint)." */
+			if (l && c->help[l - 1] == '.')
+				l--;
+			snprintf(help, sizeof(help), "%.*s (source %s).", (int)l, c->help,
+				 sd->name);
 			fam.help = help;
 			doc_row(f, &fam, "");
 		}
