@@ -211,15 +211,19 @@ FUZZ_RUNS ?=
 fuzz:
 	@scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS)
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: library, header, pkg-config
-# file, binaries, man pages, systemd unit and example config.
-PREFIX ?= /usr/local
+# make install [PREFIX=/usr/local] [SYSCONFDIR=/etc] [DESTDIR=]: library,
+# header, pkg-config file, binaries, man pages, the systemd unit (in
+# UNITDIR, PREFIX/lib/systemd/system) and a commented SYSCONFDIR/pghot/
+# pghot.conf, which is never overwritten (the new one goes to the doc
+# folder as pghot.conf.example either way). make uninstall removes it all
+# but a config that was changed.
+ETC := $(DESTDIR)$(SYSCONFDIR)/pghot
+DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/pghot
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/pghot \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
-		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/lib/systemd/system \
-		$(DESTDIR)$(PREFIX)/share/doc/pghot
+		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(UNITDIR) $(DOCDIR) $(ETC)
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libpghot.so.0 $(DESTDIR)$(PREFIX)/lib/libpghot.so
@@ -230,10 +234,33 @@ install: all
 	install -m 644 docs/pghot.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 docs/pghot.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 docs/pghotd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	sed 's|/usr/local/sbin/pghotd|$(PREFIX)/sbin/pghotd|g' packaging/pghotd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/pghotd.service
-	install -m 644 packaging/pghot.conf $(DESTDIR)$(PREFIX)/share/doc/pghot/pghot.conf.example
+	sed -e 's|/usr/local/sbin/pghotd|$(PREFIX)/sbin/pghotd|g' -e 's|/etc/pghot/|$(SYSCONFDIR)/pghot/|g' \
+		-e 's|/usr/local/lib/systemd/system (PREFIX/lib/systemd/system|$(UNITDIR) (UNITDIR|' \
+		packaging/pghotd.service > $(DESTDIR)$(UNITDIR)/pghotd.service
+	install -m 644 packaging/pghot.conf $(DOCDIR)/pghot.conf.example
+	@if [ -e $(ETC)/pghot.conf ]; then \
+		echo "install: keeping $(ETC)/pghot.conf (the new example: $(DOCDIR)/pghot.conf.example)"; \
+	else \
+		echo "install -m 644 packaging/pghot.conf $(ETC)/pghot.conf"; \
+		install -m 644 packaging/pghot.conf $(ETC)/pghot.conf; \
+	fi
 	install -d $(DESTDIR)$(PREFIX)/share/pghot/scenarios
 	install -m 644 scenarios/*.scn $(DESTDIR)$(PREFIX)/share/pghot/scenarios/
+	@echo "installed; next: name a target in $(SYSCONFDIR)/pghot/pghot.conf ([targets]), then"
+	@echo "  pghotd --check-config $(SYSCONFDIR)/pghot/pghot.conf && systemctl daemon-reload && systemctl enable --now pghotd"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libpghot.a $(DESTDIR)$(PREFIX)/lib/libpghot.so.0 \
+		$(DESTDIR)$(PREFIX)/lib/libpghot.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpghot.pc \
+		$(DESTDIR)$(PREFIX)/include/pghot/pghot.h $(DESTDIR)$(PREFIX)/bin/pghot \
+		$(DESTDIR)$(PREFIX)/sbin/pghotd $(DESTDIR)$(PREFIX)/share/man/man1/pghot.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5/pghot.conf.5 $(DESTDIR)$(PREFIX)/share/man/man8/pghotd.8 \
+		$(DESTDIR)$(UNITDIR)/pghotd.service $(DOCDIR)/pghot.conf.example \
+		$(DESTDIR)$(PREFIX)/share/pghot/scenarios/*.scn
+	-rmdir $(DESTDIR)$(PREFIX)/include/pghot $(DESTDIR)$(PREFIX)/share/pghot/scenarios \
+		$(DESTDIR)$(PREFIX)/share/pghot $(DOCDIR) 2>/dev/null
+	@if cmp -s packaging/pghot.conf $(ETC)/pghot.conf; then rm -f $(ETC)/pghot.conf; rmdir $(ETC) 2>/dev/null; \
+	elif [ -e $(ETC)/pghot.conf ]; then echo "uninstall: keeping $(ETC)/pghot.conf (changed)"; fi
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -42,3 +42,21 @@ for page in pghot.1 pghotd.8 pghot.conf.5; do
 		fail "docs/$page: footer '$th' is not \"$date\" \"pghot $version\" (src/cmd/common/version.h)"
 done
 ok "man page footers: $date, pghot $version"
+
+# packaging/pghot.conf (what make install puts in /etc/pghot) shows every
+# key of pghot.conf(5) in its section, commented out, at its default
+awk '/^\.SH \[/ { sec = $2 } /^\.B / { key = $2 }
+	/^Range: .*Default: / { d = $0; sub(/.*Default: /, "", d); sub(/ \/.*/, "", d); print sec, key, d }
+	/^Values: .*Default: / { d = $0; sub(/.*Default: /, "", d); sub(/\. (Unit|Live|Restart).*/, "", d)
+		if (d == "(empty)") d = ""; print sec, key, d }' "$top/docs/pghot.conf.5" | sed 's/\\-/-/g' >"$T/keys"
+[ "$(wc -l <"$T/keys")" -gt 40 ] || fail "keys of pghot.conf.5: $(cat "$T/keys")"
+while read -r sec key def; do
+	awk -v s="$sec" -v k="$key" -v d="$def" '
+		/^\[/ { cur = $1 } cur == s && $0 ~ "^#" k " =" { v = $0; sub(/^#[^=]*= ?/, "", v); found = v == d || (k ~ /^(pids|comm|cgroup|path)$/) }
+		END { exit !found }' "$top/packaging/pghot.conf" ||
+		fail "packaging/pghot.conf: no '#$key = $def' in $sec"
+done <"$T/keys"
+ok "packaging/pghot.conf shows every key at its default ($(wc -l <"$T/keys") keys)"
+out=$("$PGHOTD" --check-config "$top/packaging/pghot.conf" 2>&1 | head -1)
+[ "$out" = "$top/packaging/pghot.conf: syntax and values: ok" ] || fail "packaging/pghot.conf: $out"
+ok "packaging/pghot.conf parses"
