@@ -121,8 +121,8 @@ static void print_text(const struct machine_view *m, const struct stat_snap *s,
 	char lower[256];
 
 	nodelist_format(&m->lower, lower, sizeof(lower));
-	fprintf(f, "MiB on each node from %s/PID/numa_maps (as numastat -p); lower: the share on lower-tier nodes (%s);\n"
-		   "promoted, demoted, recorded: pages, by pghotd, since it found the target\n",
+	fprintf(f, "pghotd's targets: MiB on each node (%s/PID/numa_maps, as numastat -p),\n"
+		   "the share on the lower tier (nodes %s); pages promoted, demoted, recorded by pghotd\n",
 		m->procfs, m->tiers ? (lower[0] ? lower : "none") : "unknown");
 	fprintf(f, "%-8s %-16s", "pid", "comm");
 	for (unsigned int n = 0; n < NODES; n++)
