@@ -7,8 +7,8 @@
  * index (open addressing, key hash -> slot) maps a key to its value; a GET
  * formats the key, hashes it, probes the index, checks the key stored at the
  * head of the value and copies the whole value out. Keys are drawn uniformly
- * from the first --hot-frac of the keyspace (seed 000: memtier over 50% of the
- * keys) or zipfian over all keys (seed 004: YCSB). The hot set is the pages
+ * from the first --hot-frac of the keyspace (the pghot series' Redis test: memtier over 50% of the
+ * keys) or zipfian over all keys (the DAMON tiering series' YCSB test). The hot set is the pages
  * of the keys read (uniform) or of the most popular keys that take --hot-mass
  * of the GETs (zipf); the rest of the area is cold. The index is placed like
  * the area but is not tracked. Each page's weight (for the DRAM access share)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pghot bench micro: seed 001's micro-benchmark, scaled down.
+ * pghot bench micro: the kpromoted RFC's micro-benchmark, scaled down.
  *
  * The area (--size) is placed on the nodes (--node, --dram-pct); its hot part
  * (--hot at --hot-offset) is divided into regions (--region). Each thread
