@@ -162,30 +162,39 @@ static void print_counters(const struct stat_snap *s, FILE *f)
 			s->t[i].comm, s->t[i].recorded, s->t[i].promoted, s->t[i].demoted);
 }
 
+struct cJSON *stat_target_json(const struct stat_target *t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "pid", t->pid);
+	cJSON_AddStringToObject(o, "comm", t->comm);
+	cJSON_AddNumberToObject(o, "pages_recorded", (double)t->recorded);
+	cJSON_AddNumberToObject(o, "pages_promoted", (double)t->promoted);
+	cJSON_AddNumberToObject(o, "pages_demoted", (double)t->demoted);
+	return o;
+}
+
+void stat_json_print(struct cJSON *root, FILE *f)
+{
+	char *text = cJSON_Print(root);
+
+	if (text)
+		fprintf(f, "%s\n", text);
+	free(text);
+	cJSON_Delete(root);
+}
+
 static void print_json(const struct stat_snap *s, FILE *f)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *counters = cJSON_AddObjectToObject(root, "counters");
 	cJSON *targets = cJSON_AddArrayToObject(root, "targets");
-	char *text;
 
 	for (size_t i = 0; i < s->n; i++)
 		cJSON_AddNumberToObject(counters, s->s[i].name, s->s[i].value);
-	for (size_t i = 0; i < s->nt; i++) {
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(o, "pid", s->t[i].pid);
-		cJSON_AddStringToObject(o, "comm", s->t[i].comm);
-		cJSON_AddNumberToObject(o, "pages_recorded", (double)s->t[i].recorded);
-		cJSON_AddNumberToObject(o, "pages_promoted", (double)s->t[i].promoted);
-		cJSON_AddNumberToObject(o, "pages_demoted", (double)s->t[i].demoted);
-		cJSON_AddItemToArray(targets, o);
-	}
-	text = cJSON_Print(root);
-	if (text)
-		fprintf(f, "%s\n", text);
-	free(text);
-	cJSON_Delete(root);
+	for (size_t i = 0; i < s->nt; i++)
+		cJSON_AddItemToArray(targets, stat_target_json(&s->t[i]));
+	stat_json_print(root, f);
 }
 
 /* ---- options and the loop ----------------------------------------------- */

@@ -49,6 +49,15 @@ void stat_snap_free(struct stat_snap *s);
  */
 double stat_sum(const struct stat_snap *s, const char *family, bool *ret_found);
 
+struct cJSON;
+
+/** stat_target_json() - {"pid", "comm", "pages_recorded", "pages_promoted",
+ * "pages_demoted"} of @t; the caller owns it (NULL: out of memory). */
+struct cJSON *stat_target_json(const struct stat_target *t);
+
+/** stat_json_print() - @root, indented, and a newline to @f; frees @root. */
+void stat_json_print(struct cJSON *root, FILE *f);
+
 /* The --watch view: one line per interval. */
 struct stat_watch {
 	bool absolute;		/* totals instead of rates */

@@ -158,40 +158,31 @@ static void print_json(const struct machine_view *m, const struct stat_snap *s,
 		       const struct target_mem *tm, FILE *f)
 {
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "targets");
-	char *text;
 
 	for (size_t i = 0; i < s->nt; i++) {
-		cJSON *o = cJSON_CreateObject(), *nodes;
+		cJSON *o = stat_target_json(&s->t[i]), *nodes;
 
-		cJSON_AddNumberToObject(o, "pid", s->t[i].pid);
-		cJSON_AddStringToObject(o, "comm", s->t[i].comm);
 		if (tm[i].err) {
 			cJSON_AddStringToObject(o, "numa_maps_error", strerror(-tm[i].err));
-		} else {
-			nodes = cJSON_AddObjectToObject(o, "node_mib");
-			for (unsigned int n = 0; n < NODES; n++) {
-				char k[8];
-
-				if (!tm[i].kib[n] && !nodemask_test(&m->shown, n))
-					continue;
-				snprintf(k, sizeof(k), "%u", n);
-				cJSON_AddNumberToObject(nodes, k, mib(tm[i].kib[n]));
-			}
-			cJSON_AddNumberToObject(o, "total_mib", mib(tm[i].total_kib));
-			if (m->tiers)
-				cJSON_AddNumberToObject(o, "lower_share", tm[i].total_kib ?
-							(double)tm[i].lower_kib / (double)tm[i].total_kib : 0);
+			cJSON_AddItemToArray(arr, o);
+			continue;
 		}
-		cJSON_AddNumberToObject(o, "pages_promoted", (double)s->t[i].promoted);
-		cJSON_AddNumberToObject(o, "pages_demoted", (double)s->t[i].demoted);
-		cJSON_AddNumberToObject(o, "pages_recorded", (double)s->t[i].recorded);
+		nodes = cJSON_AddObjectToObject(o, "node_mib");
+		for (unsigned int n = 0; n < NODES; n++) {
+			char k[8];
+
+			if (!tm[i].kib[n] && !nodemask_test(&m->shown, n))
+				continue;
+			snprintf(k, sizeof(k), "%u", n);
+			cJSON_AddNumberToObject(nodes, k, mib(tm[i].kib[n]));
+		}
+		cJSON_AddNumberToObject(o, "total_mib", mib(tm[i].total_kib));
+		if (m->tiers)
+			cJSON_AddNumberToObject(o, "lower_share", tm[i].total_kib ?
+						(double)tm[i].lower_kib / (double)tm[i].total_kib : 0);
 		cJSON_AddItemToArray(arr, o);
 	}
-	text = cJSON_Print(root);
-	if (text)
-		fprintf(f, "%s\n", text);
-	free(text);
-	cJSON_Delete(root);
+	stat_json_print(root, f);
 }
 
 int stat_targets_print(int fd, const struct stat_snap *s, const char *procfs,
