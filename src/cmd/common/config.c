@@ -488,10 +488,13 @@ static const char *word_list(const char *const *words, char *buf, size_t len)
 	return buf;
 }
 
-/* A value that is none of @words: say which are allowed, and the near one. */
-static int not_allowed(const struct pghotd_config *c, int line,
+/* A value that is none of @words: say which are allowed, and the near one.
+ * @problem: "allowed" ('x' is not allowed), "a source"; @tail after the
+ * list of words. */
+static int reject_word(const struct pghotd_config *c, int line,
 		       const struct cfg_desc *d, const char *value,
-		       const char *const *words, char *errbuf, size_t errlen)
+		       const char *const *words, const char *problem,
+		       const char *tail, char *errbuf, size_t errlen)
 {
 	char list[256], near[192];
 	struct cli_near n;
@@ -499,9 +502,9 @@ static int not_allowed(const struct pghotd_config *c, int line,
 	cli_near_init(&n, value);
 	for (size_t i = 0; words[i]; i++)
 		cli_near_add(&n, words[i]);
-	return fail(errbuf, errlen, c, line, "key '%s': '%s' is not allowed%s (give %s)",
-		    d->name, value, cli_did_you_mean(&n, "", near, sizeof(near)),
-		    word_list(words, list, sizeof(list)));
+	return fail(errbuf, errlen, c, line, "key '%s': '%s' is not %s%s (give %s%s)",
+		    d->name, value, problem, cli_did_you_mean(&n, "", near, sizeof(near)),
+		    word_list(words, list, sizeof(list)), tail);
 }
 
 static int unknown_source(const struct pghotd_config *c, int line,
@@ -509,17 +512,11 @@ static int unknown_source(const struct pghotd_config *c, int line,
 			  char *errbuf, size_t errlen)
 {
 	const char *names[SRC_MAX + 1] = { NULL };
-	char list[256], near[192];
-	struct cli_near n;
 
-	cli_near_init(&n, bad);
-	for (size_t i = 0; i < src_registry_len && i < SRC_MAX; i++) {
+	for (size_t i = 0; i < src_registry_len && i < SRC_MAX; i++)
 		names[i] = src_registry[i]->name;
-		cli_near_add(&n, names[i]);
-	}
-	return fail(errbuf, errlen, c, line, "key '%s': '%s' is not a source%s (give %s, comma-separated)",
-		    d->name, bad, cli_did_you_mean(&n, "", near, sizeof(near)),
-		    word_list(names, list, sizeof(list)));
+	return reject_word(c, line, d, bad, names, "a source", ", comma-separated",
+			   errbuf, errlen);
 }
 
 /* For a tunable whose range depends on the mode, in default mode: " (1 to
@@ -631,14 +628,15 @@ static int set_value(struct pghotd_config *c, const char *section,
 				*(enum pghot_mode *)f = (enum pghot_mode)m;
 				return 0;
 			}
-		return not_allowed(c, line, d, value, mode_names, errbuf, errlen);
+		return reject_word(c, line, d, value, mode_names, "allowed", "", errbuf, errlen);
 	case CFG_CHOICE:
 		for (unsigned int i = 0; choices_of(d)[i]; i++)
 			if (!strcmp(value, choices_of(d)[i])) {
 				*(unsigned int *)f = i;
 				return 0;
 			}
-		return not_allowed(c, line, d, value, choices_of(d), errbuf, errlen);
+		return reject_word(c, line, d, value, choices_of(d), "allowed", "",
+				   errbuf, errlen);
 	case CFG_SOURCES: {
 		uint32_t m;
 
