@@ -235,9 +235,10 @@ static int check_lower(const struct topology *t, const struct nodemask *lower)
 /* Whether the kernel moves pages between tiers itself (read only). */
 static void print_kernel(const struct kmovers *k)
 {
-	printf("kernel tiering: kernel.numa_balancing %s%d, demotion_enabled %s\n",
-	       k->numa_balancing < 0 ? "absent " : "",
-	       k->numa_balancing < 0 ? 0 : k->numa_balancing,
+	char nb[16];
+
+	snprintf(nb, sizeof(nb), k->numa_balancing < 0 ? "absent" : "%d", k->numa_balancing);
+	printf("kernel tiering: kernel.numa_balancing %s, demotion_enabled %s\n", nb,
 	       k->demotion < 0 ? "absent" : k->demotion ? "true" : "false");
 	if (k->numa_balancing > 0)
 		printf("the kernel's NUMA balancing moves lower-tier pages too: set kernel.numa_balancing to 0 while pghotd promotes\n");

@@ -138,5 +138,4 @@ extern const struct pl_ops machine_pl_ops;
 /* The pipeline's nodes from the topology (@ret: topo->nr_nodes entries). */
 void machine_pl_nodes(const struct topology *topo, struct pl_node *ret);
 
-
 #endif

@@ -306,7 +306,8 @@ static bool dir_exists(const char *path, char *dir, size_t len)
 
 /* @what at @path needs its directory: append "WHAT PATH" (or "WHAT
  * directory DIR") to @ok, or say in @bad that it is missing. The run_dir
- * @run_dir need not exist: pghotd creates it (one level) at start. */
+ * @run_dir need not exist: pghotd creates it (one level) before it opens
+ * the sources and the control socket ("": it must exist). */
 static int need_dir(const char *what, const char *path, bool show_dir,
 		    const char *run_dir, char *ok, size_t oklen, char *bad,
 		    size_t badlen)
@@ -359,7 +360,7 @@ static void check_paths(struct report *r, const struct pghotd_config *c)
 		}
 	}
 	if (!err && c->prometheus_file[0])
-		err = need_dir("prometheus_file", c->prometheus_file, true, c->run_dir, ok,
+		err = need_dir("prometheus_file", c->prometheus_file, true, "", ok,
 			       sizeof(ok), bad, sizeof(bad));
 	line(r, "paths", err, err ? bad : ok[0] ? ok : "none");
 }
