@@ -276,7 +276,7 @@ static int take(int *fd, const struct stat_opts *o, struct stat_snap *s)
 	return 0;
 }
 
-/* Sleep until @next (CLOCK_MONOTONIC), then move it on by @secs: lines
+/* Move @next (CLOCK_MONOTONIC) on by @secs and sleep until then: lines
  * stay @secs apart however long a reply takes. */
 static void wait_next(struct timespec *next, uint64_t secs)
 {
