@@ -78,6 +78,8 @@ static void pipeline_counters(struct daemon *d, stat_fn fn, void *arg)
 	fn(arg, "pages_reported", st.pages_reported, false);
 	fn(arg, "pages_reported_lower", st.pages_lower, false);
 	fn(arg, "pages_skipped_budget", st.pages_skipped_budget, false);
+	fn(arg, "pages_known_top", st.pages_known_top, false);
+	fn(arg, "pages_eager", st.pages_eager, false);
 	fn(arg, "pages_pinned", st.pages_pinned, false);
 	fn(arg, "thp_heads", st.thp_heads, false);
 	fn(arg, "thp_smaps_reads", d->thp_rescan.smaps_reads, false);
