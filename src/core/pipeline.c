@@ -17,8 +17,11 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	memset(ret, 0, sizeof(*ret));
 	ret->mode = mode;
 	pghot_tunables_default(mode, &ret->tun);
-	ret->range_pages_max = 256;
+	ret->range_pages_min = 256;
+	ret->range_pages_max = 1024;
 	ret->poll_pages_max = 16384;
+	ret->eager = true;
+	ret->known_top_ttl_ms = 30000;
 	ret->demote_low_pct = 5;
 	ret->demote_high_pct = 10;
 	ret->demote_rate_limit_MBps = 256;
@@ -82,9 +85,10 @@ static int seterr(char *errbuf, size_t errlen, const char *fmt, ...)
 
 static int check_params(const struct pl_params *p, char *errbuf, size_t errlen)
 {
-	if (!p->range_pages_max || !p->poll_pages_max)
+	if (!p->range_pages_min || p->range_pages_max < p->range_pages_min ||
+	    !p->poll_pages_max)
 		return seterr(errbuf, errlen,
-			      "range_pages_max and poll_pages_max must be at least 1");
+			      "need 1 <= range_pages_min <= range_pages_max and poll_pages_max >= 1");
 	if (p->demote_low_pct < 1 || p->demote_low_pct >= p->demote_high_pct ||
 	    p->demote_high_pct > 99)
 		return seterr(errbuf, errlen,
@@ -233,6 +237,9 @@ void pl_free(struct pl *pl)
 	if (!pl)
 		return;
 	pghot_engine_free(pl->e);
+	for (size_t i = 0; i < pl->nr_tg; i++)
+		pl_known_free(&pl->tgx[i].known);
+	free(pl->tgx);
 	free(pl->nodes);
 	free(pl->node_of);
 	free(pl->tg);
