@@ -80,6 +80,9 @@ def main_counters: [["pgpromote_success", ["vmstat", "pgpromote_success"], "int"
 	["pgmigrate_success", ["vmstat", "pgmigrate_success"], "int"],
 	["numa_hint_faults", ["vmstat", "numa_hint_faults"], "int"],
 	["pgdemote_kswapd", ["vmstat", "pgdemote_kswapd"], "int"],
+	["pghotd: pghot_pgpromote_success_total", ["pghotd", "pghot_pgpromote_success_total"], "int"],
+	["pghotd: pghot_pgdemote_success_total", ["pghotd", "pghot_pgdemote_success_total"], "int"],
+	# the names of pghot 0.1, in results.json of runs before the renaming
 	["pghotd: pghot_pgpromote_success", ["pghotd", "pghot_pgpromote_success"], "int"],
 	["pghotd: pghot_pgdemote_success", ["pghotd", "pghot_pgdemote_success"], "int"]];
 # how many runs the medians are of (a run cut short has fewer than asked)

@@ -26,6 +26,7 @@
 #include "cmd/pghotd/coexist.h"
 #include "cmd/pghotd/ctlsrv.h"
 #include "cmd/pghotd/preflight.h"
+#include "cmd/pghotd/stats.h"
 #include "cmd/pghotd/target_watch.h"
 #include "cmd/pghotd/thp_rescan.h"
 #include "core/pipeline.h"
@@ -39,6 +40,7 @@
 /* Command-line values; they override the file. */
 struct overrides {
 	const char *sysfs_root, *procfs_root, *socket;
+	const char *lower_tier_nodes;	/* [engine] lower_tier_nodes */
 	pid_t pids[CFG_MAX_PIDS];
 	size_t nr_pids;
 	const char *migrator;		/* a backend name, migrator.h */
@@ -135,13 +137,5 @@ void daemon_pl_params(const struct pghotd_config *c, struct pl_params *ret);
 extern const struct pl_ops machine_pl_ops;
 /* The pipeline's nodes from the topology (@ret: topo->nr_nodes entries). */
 void machine_pl_nodes(const struct topology *topo, struct pl_node *ret);
-
-/* stats.c: every counter as name/value; targets separately. */
-void stats_foreach(struct daemon *d,
-		   void (*fn)(void *arg, const char *name, uint64_t v,
-			      bool gauge),
-		   void *arg);
-int stats_write_prometheus(struct daemon *d);
-int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
 
 #endif
