@@ -21,6 +21,8 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	ret->range_pages_max = 1024;
 	ret->poll_pages_max = 16384;
 	ret->eager = true;
+	ret->eager_room_pct = 25;
+	ret->eager_min_age = 0;
 	ret->known_top_ttl_ms = 30000;
 	ret->demote_low_pct = 5;
 	ret->demote_high_pct = 10;
@@ -94,6 +96,8 @@ static int check_params(const struct pl_params *p, char *errbuf, size_t errlen)
 		return seterr(errbuf, errlen,
 			      "demotion watermarks: need 1 <= low (%u) < high (%u) <= 99 percent",
 			      p->demote_low_pct, p->demote_high_pct);
+	if (!p->eager_room_pct || p->eager_room_pct > 100)
+		return seterr(errbuf, errlen, "eager_room_pct must be 1..100");
 	if (p->page_shift < 12 || p->page_shift > 16 || !p->reap_interval_ms)
 		return seterr(errbuf, errlen,
 			      "page_shift must be 12..16 and reap_interval_ms at least 1");

@@ -177,7 +177,9 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 	uint64_t npages = (r->end - r->start) >> pl->p.page_shift, step;
 	uint64_t first = r->start >> pl->p.page_shift;
 	double p = evidence(r);
-	bool eager = !r->cold && pl->p.eager && p > 0 && p >= 1 - headroom(pl, nid);
+	double room = headroom(pl, nid) * 100 / pl->p.eager_room_pct;
+	bool eager = !r->cold && pl->p.eager && p > 0 && p >= 1 - room &&
+		     (p >= 1 || r->age >= pl->p.eager_min_age);
 	struct pl_qent e = {
 		.tg = t, .age = r->age, .time_ms = now_ms, .nid = (int16_t)nid,
 		.src = (uint8_t)src, .cold = r->cold, .run = pl->runs++,

@@ -25,7 +25,7 @@ static const struct pl_node nodes[] = {
 
 static struct fake_machine fm;
 
-static struct pl *new_pl(bool demote)
+static struct pl *new_pl_age(bool demote, unsigned int eager_min_age)
 {
 	struct pl_params p;
 	char err[256] = "";
@@ -37,10 +37,16 @@ static struct pl *new_pl(bool demote)
 	fm.total[1] = 512 * MIB;
 	pl_params_default(PGHOT_MODE_DEFAULT, &p);
 	p.demote_enabled = demote;
+	p.eager_min_age = eager_min_age;
 	pl = pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err));
 	if (!pl)
 		fail_msg("pl_new: %s", err);
 	return pl;
+}
+
+static struct pl *new_pl(bool demote)
+{
+	return new_pl_age(demote, 0);
 }
 
 static void free_pl(struct pl *pl)
@@ -283,13 +289,19 @@ static struct pl_range damon_range(pid_t pid, uint64_t start, size_t npages,
  * it needs freq_threshold sightings, unless every check saw an access. */
 static void test_eager_with_room(void **state)
 {
-	struct pl *pl = new_pl(false);
+	struct pl *pl = new_pl_age(false, 3);
 	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 64, 1);
 	struct pl_range r = damon_range(100, a->base, 64, 5);
 	struct pl_stats st;
 
 	add_target(pl, a);
 	assert_int_equal(pl_run(pl, 900, NULL), 0);	/* node memory */
+	/* a pattern that just changed (age 0) waits for DAMON to split it */
+	r.age = 0;
+	step(pl, &r, 1, 950);
+	assert_int_equal(pl_run(pl, 960, NULL), 0);
+	assert_int_equal(fm_count(a, 0, 64, 0), 0);
+	r.age = 3;
 	step(pl, &r, 1, 1000);
 	assert_int_equal(pl_run(pl, 1100, NULL), 0);
 	assert_int_equal(fm_count(a, 0, 64, 0), 64);
