@@ -21,6 +21,17 @@
  *   round, then asks for the next one (at most one an interval), and
  *   returns. fd() is an eventfd that becomes readable when a round is
  *   finished.
+ * - With the damon:damon_aggregated tracepoint (damon_tp.h; regions_from
+ *   auto where tracefs and perf_event_open() allow it, docs/damon-source.md)
+ *   the kdamond gets no scheme and there is no query: the kernel writes one
+ *   record per region per aggregation into a perf ring of a per-task event
+ *   on our kdamond's thread, which poll() drains itself. The reader's round
+ *   then only drops exited targets, restarts a kdamond that stopped by
+ *   itself and checks ownership; poll() reports the records older than the
+ *   last check that passed, each mapped to its pid by the target order the
+ *   reader published for the record's time (struct damon_orders), and
+ *   follows the kdamond's thread when it restarts. fd() is then an epoll
+ *   descriptor that holds the eventfd and the event.
  * - close() stops the thread, then the kdamonds (damon_admin_close()).
  *
  * Locking. Two mutexes, taken in this order only:
@@ -32,6 +43,9 @@
  *   apply, lost, the finished round) and the queue of log lines. Held for a
  *   few instructions, never during I/O. The reader waits on cv for work,
  *   damon_src_settle() on idle_cv for the reader.
+ * The tracepoint's part of the mailbox: the kdamond's thread pid and the
+ * target orders (pub_*), copied by poll() under mx; the event, its ring
+ * and the records waiting for a check are the loop's alone (s->tp).
  * Three round buffers: the reader fills `work` and, under mx, swaps it
  * with `done` (ready); poll() swaps `done` with `mine` under mx and reports
  * from `mine`. So the two threads never touch one buffer at once, also if
@@ -1156,7 +1170,7 @@ static int damon_open(const struct src_env *env, const void *config, void **ret_
 	slog(s, LOG_INFO, "damon: %s: layout %s, %s, state file %s",
 	     damon_admin_path(s->adm), damon_admin_layout(s->adm)->name,
 	     s->per_target ? "one kdamond per target (no target filter)" :
-			     "one kdamond, target filters",
+	     s->from_tp ? "one kdamond, no scheme" : "one kdamond, target filters",
 	     damon_admin_state_path(s->adm));
 	*ret_priv = s;
 	return 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The damon:damon_aggregated tracepoint without a kernel, for tests: the
- * format file of Debian 13's 6.12 kernel (as the QEMU guest shows it), a
+ * format file of Debian 13's 6.12 kernel (as the QEMU guest shows it, but
+ * for the ID, which is 734 there and depends on the kernel's build), a
  * fake tracefs tree holding it, damon_aggregated samples built by hand,
  * and an open hook (damon_tp_set_open_hook()) that hands the source a
  * synthetic ring the test writes into with perf_ring_write().
