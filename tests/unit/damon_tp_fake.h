@@ -105,15 +105,12 @@ static inline uint64_t tp_fake_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* A damon_aggregated sample (TID|TIME|RAW, the 6.12 layout) from kdamond
- * @tid at @time_ns. */
-static inline void rb_damon_sample(struct rec_build *rb, uint32_t tid, uint64_t time_ns,
-				   uint64_t target_id, uint32_t nr_regions, uint64_t start,
-				   uint64_t end, uint32_t nr_accesses, uint32_t age)
+/* The RAW payload of one damon_aggregated record, the 6.12 layout. */
+static inline void tp_fake_raw(uint8_t raw[48], uint16_t type, uint32_t tid,
+			       uint64_t target_id, uint32_t nr_regions, uint64_t start,
+			       uint64_t end, uint32_t nr_accesses, uint32_t age)
 {
-	uint8_t raw[48] = { 0 };
-	uint16_t type = TP_FAKE_ID;
-
+	memset(raw, 0, 48);
 	memcpy(raw + 0, &type, 2);
 	memcpy(raw + 4, &tid, 4);
 	memcpy(raw + 8, &target_id, 8);
@@ -122,6 +119,16 @@ static inline void rb_damon_sample(struct rec_build *rb, uint32_t tid, uint64_t 
 	memcpy(raw + 32, &end, 8);
 	memcpy(raw + 40, &nr_accesses, 4);
 	memcpy(raw + 44, &age, 4);
+}
+
+/* A damon_aggregated sample (TID|TIME|RAW) from kdamond @tid at @time_ns. */
+static inline void rb_damon_sample(struct rec_build *rb, uint32_t tid, uint64_t time_ns,
+				   uint64_t target_id, uint32_t nr_regions, uint64_t start,
+				   uint64_t end, uint32_t nr_accesses, uint32_t age)
+{
+	uint8_t raw[48];
+
+	tp_fake_raw(raw, TP_FAKE_ID, tid, target_id, nr_regions, start, end, nr_accesses, age);
 	rb_init(rb, PERF_RECORD_SAMPLE);
 	rb_32x2(rb, tid, tid);
 	rb_64(rb, time_ns);

@@ -83,21 +83,6 @@ static struct fk *g_fk;
 
 /* ---- file helpers ---- */
 
-static void mkdirs(const char *path)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s", path);
-	for (char *c = p + 1; *c; c++) {
-		if (*c != '/')
-			continue;
-		*c = '\0';
-		mkdir(p, 0755);
-		*c = '/';
-	}
-	mkdir(p, 0755);
-}
-
 static void put(const char *val, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void put(const char *val, const char *fmt, ...)
@@ -111,7 +96,7 @@ static void put(const char *val, const char *fmt, ...)
 	va_end(ap);
 	snprintf(d, sizeof(d), "%s", p);
 	*strrchr(d, '/') = '\0';
-	mkdirs(d);
+	tp_fake_mkdirs(d);
 	f = fopen(p, "w");
 	assert_non_null(f);
 	fprintf(f, "%s\n", val);
@@ -289,7 +274,7 @@ static void fk_scheme(struct fk *k, const char *s)
 	if (k->ver >= 606)
 		put("0", "%s/tried_regions/total_bytes", s);
 	else
-		mkdirs(s), put("x", "%s/tried_regions/.keep", s);
+		tp_fake_mkdirs(s), put("x", "%s/tried_regions/.keep", s);
 }
 
 static void fk_filter(struct fk *k, const char *f)
@@ -707,12 +692,12 @@ static struct fk *fk_new(int ver, bool with_damon)
 	snprintf(k->admin, sizeof(k->admin), "%s/kernel/mm/damon/admin", k->root);
 	snprintf(k->proc, sizeof(k->proc), "%s/proc", tmpl);
 	snprintf(k->run, sizeof(k->run), "%s/run", tmpl);
-	mkdirs(k->root);
-	mkdirs(k->proc);
+	tp_fake_mkdirs(k->root);
+	tp_fake_mkdirs(k->proc);
 	if (with_damon)
 		put("0", "%s/kdamonds/nr_kdamonds", k->admin);
 	else
-		mkdirs(k->root), put("", "%s/kernel/mm/transparent_hugepage/enabled", k->root);
+		tp_fake_mkdirs(k->root), put("", "%s/kernel/mm/transparent_hugepage/enabled", k->root);
 	fake_proc(k, 100, 5000);
 	fake_proc(k, 200, 6000);
 	fake_proc(k, 300, 7000);
@@ -1007,7 +992,7 @@ static void write_state_file(struct fk *k, long owner, unsigned long long start,
 	snprintf(r.admin, sizeof(r.admin), "%s", k->admin);
 	r.kdamond_pid[0] = kpid;
 	assert_true(damon_format_state_file(&r, b, sizeof(b)) > 0);
-	mkdirs(k->run);
+	tp_fake_mkdirs(k->run);
 	put(b, "%s/damon.state", k->run);
 }
 

@@ -76,22 +76,6 @@ static void test_fmt(void **state)
 	assert_string_equal(why, "field start is 16 bytes, not an integer");
 }
 
-/* The RAW payload of one 6.12 record. */
-static void raw_612(uint8_t raw[48], uint16_t type, uint64_t tid, uint64_t start,
-		    uint64_t end, uint32_t acc)
-{
-	uint32_t nr = 7, age = 9;
-
-	memset(raw, 0, 48);
-	memcpy(raw, &type, 2);
-	memcpy(raw + 8, &tid, 8);
-	memcpy(raw + 16, &nr, 4);
-	memcpy(raw + 24, &start, 8);
-	memcpy(raw + 32, &end, 8);
-	memcpy(raw + 40, &acc, 4);
-	memcpy(raw + 44, &age, 4);
-}
-
 static void test_decode(void **state)
 {
 	struct damon_tp_fmt f;
@@ -99,7 +83,7 @@ static void test_decode(void **state)
 	uint8_t raw[48];
 
 	fmt_612(&f);
-	raw_612(raw, TP_FAKE_ID, 2, 0x7f0000001000ULL, 0x7f0000005000ULL, 17);
+	tp_fake_raw(raw, TP_FAKE_ID, 0, 2, 7, 0x7f0000001000ULL, 0x7f0000005000ULL, 17, 9);
 	assert_int_equal(damon_tp_decode(&f, raw, sizeof(raw), &r), 0);
 	assert_int_equal(r.target_id, 2);
 	assert_int_equal(r.nr_regions, 7);
@@ -109,13 +93,13 @@ static void test_decode(void **state)
 	assert_int_equal(r.r.age, 9);
 	/* the kernel pads RAW: a longer payload is fine, a shorter one not */
 	assert_int_equal(damon_tp_decode(&f, raw, 47, &r), -EBADMSG);
-	raw_612(raw, TP_FAKE_ID + 1, 2, 0x1000, 0x2000, 1);
+	tp_fake_raw(raw, TP_FAKE_ID + 1, 0, 2, 7, 0x1000, 0x2000, 1, 9);
 	assert_int_equal(damon_tp_decode(&f, raw, sizeof(raw), &r), -EBADMSG);
-	raw_612(raw, TP_FAKE_ID, 2, 0x2000, 0x2000, 1);
+	tp_fake_raw(raw, TP_FAKE_ID, 0, 2, 7, 0x2000, 0x2000, 1, 9);
 	assert_int_equal(damon_tp_decode(&f, raw, sizeof(raw), &r), -EBADMSG);
 	/* a format without common_type does not check it */
 	f.common_type.size = 0;
-	raw_612(raw, 0, 0, 0x1000, 0x2000, 0);
+	tp_fake_raw(raw, 0, 0, 0, 7, 0x1000, 0x2000, 0, 9);
 	assert_int_equal(damon_tp_decode(&f, raw, sizeof(raw), &r), 0);
 }
 
