@@ -21,6 +21,17 @@
  *   round, then asks for the next one (at most one an interval), and
  *   returns. fd() is an eventfd that becomes readable when a round is
  *   finished.
+ * - With the damon:damon_aggregated tracepoint (damon_tp.h; regions_from
+ *   auto where tracefs and perf_event_open() allow it, docs/damon-source.md)
+ *   the kdamond gets no scheme and there is no query: the kernel writes one
+ *   record per region per aggregation into a perf ring of a per-task event
+ *   on our kdamond's thread, which poll() drains itself. The reader's round
+ *   then only drops exited targets, restarts a kdamond that stopped by
+ *   itself and checks ownership; poll() reports the records older than the
+ *   last check that passed, each mapped to its pid by the target order the
+ *   reader published for the record's time (struct damon_orders), and
+ *   follows the kdamond's thread when it restarts. fd() is then an epoll
+ *   descriptor that holds the eventfd and the event.
  * - close() stops the thread, then the kdamonds (damon_admin_close()).
  *
  * Locking. Two mutexes, taken in this order only:
@@ -32,6 +43,9 @@
  *   apply, lost, the finished round) and the queue of log lines. Held for a
  *   few instructions, never during I/O. The reader waits on cv for work,
  *   damon_src_settle() on idle_cv for the reader.
+ * The tracepoint's part of the mailbox: the kdamond's thread pid and the
+ * target orders (pub_*), copied by poll() under mx; the event, its ring
+ * and the records waiting for a check are the loop's alone (s->tp).
  * Three round buffers: the reader fills `work` and, under mx, swaps it
  * with `done` (ready); poll() swaps `done` with `mine` under mx and reports
  * from `mine`. So the two threads never touch one buffer at once, also if
@@ -54,15 +68,15 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "linux/damon_admin.h"
 #include "linux/damon_parse.h"
+#include "linux/damon_tp.h"
 #include "linux/source.h"
 #include "linux/sysfs_io.h"
 
-/* Targets one context holds (one scheme each). */
-#define DAMON_MAX_TARGETS 256
 /* Log lines of one round kept for the next poll(); more are counted. */
 #define DAMON_LOG_QUEUE 16
 
@@ -71,6 +85,8 @@ struct round {
 	struct pl_range *r;
 	size_t n, cap;
 	uint64_t errors;	/* failed reads, refused commands */
+	uint64_t verified_ns;	/* tracepoint: the start of the round's
+				 * ownership check, if it passed; else 0 */
 };
 
 struct log_line {
@@ -86,6 +102,7 @@ struct damon_src {
 	struct damon_ctx_attrs attrs;
 	uint32_t hot_min;
 	bool per_target;	/* one kdamond per target (no target filter) */
+	bool from_tp;		/* regions from the tracepoint (fixed at open) */
 
 	pthread_mutex_t io_lock;
 	pid_t targets[DAMON_MAX_TARGETS]; /* kernel target order; io_lock */
@@ -112,6 +129,9 @@ struct damon_src {
 	struct log_line logq[DAMON_LOG_QUEUE];
 	size_t nr_logq;
 	uint64_t logq_dropped;
+	/* tracepoint: what the reader publishes for the loop */
+	pid_t pub_kdamond;	/* kdamond 0's thread, 0 when off */
+	struct damon_orders pub_orders;	/* target orders applied */
 
 	pthread_t reader;
 	bool have_reader;
@@ -120,6 +140,12 @@ struct damon_src {
 	/* The loop's own: no lock. */
 	bool dead;		/* ownership lost: DAMON is not used any more */
 	struct src_stats st;
+	struct damon_tp *tp;	/* the tracepoint's event and records */
+	struct damon_orders orders;	/* copy of pub_orders */
+	pid_t kdamond;		/* copy of pub_kdamond */
+	uint64_t verified_ns;	/* the last ownership check that passed */
+	pid_t open_failed;	/* the kdamond whose event did not open */
+	uint64_t tp_open_errors; /* failed opens counted in st.errors */
 };
 
 /* ------------------------------------------------------------------ */
@@ -298,7 +324,8 @@ static int apply_shared(struct damon_src *s, const pid_t *pids, size_t n,
 	if (!n)
 		return was_on ? damon_admin_off(s->adm, 0) : 0;
 	err = write_targets(s, 0, pids, n, online ? changed : NULL);
-	if (!err)
+	/* the tracepoint needs no scheme: the kdamond does no DAMOS work */
+	if (!err && !s->from_tp)
 		err = write_schemes(s, 0, n, n > 1);
 	if (err)
 		return err;
@@ -405,10 +432,34 @@ static size_t assign_slots(const pid_t *old, size_t nold, const pid_t *want,
 	return n;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Tracepoint: the target order the kernel uses from now on, written since
+ * @from_ns, for the loop to map the records' target_id by their time. Also
+ * after a failed apply, with the order the source believes in (the query
+ * maps tried regions by the same belief).
+ */
+static void publish_order(struct damon_src *s, uint64_t from_ns)
+{
+	uint64_t sure_ns = mono_ns();
+
+	pthread_mutex_lock(&s->mx);
+	damon_orders_push(&s->pub_orders, from_ns, sure_ns, s->targets, s->nr_targets);
+	pthread_mutex_unlock(&s->mx);
+}
+
 static int apply_targets(struct damon_src *s, const pid_t *want, size_t nwant)
 {
 	pid_t next[DAMON_MAX_TARGETS];
 	bool changed[DAMON_MAX_TARGETS];
+	uint64_t from_ns = mono_ns();
 	size_t n;
 	int err;
 
@@ -419,11 +470,13 @@ static int apply_targets(struct damon_src *s, const pid_t *want, size_t nwant)
 		changed[i] = i >= s->nr_targets || next[i] != s->targets[i];
 	err = s->per_target ? apply_per_target(s, next, n, changed) :
 			      apply_shared(s, next, n, changed);
-	if (err)
-		return err;
-	memcpy(s->targets, next, n * sizeof(next[0]));
-	s->nr_targets = n;
-	return 0;
+	if (!err) {
+		memcpy(s->targets, next, n * sizeof(next[0]));
+		s->nr_targets = n;
+	}
+	if (s->from_tp)
+		publish_order(s, from_ns);
+	return err;
 }
 
 /* The live, distinct pids of @pids (at most DAMON_MAX_TARGETS). */
@@ -522,6 +575,24 @@ static void drop_vanished(struct damon_src *s, struct round *w)
 	}
 }
 
+/* Turn kdamond @k on again: the check found it off although pghotd
+ * turned it on (it stops by itself when its targets exit). */
+static bool restart_kdamond(struct damon_src *s, uint32_t k, struct round *w)
+{
+	int err;
+
+	slog(s, LOG_WARNING, "damon: kdamond %" PRIu32 " stopped by itself, turning it on again",
+	     k);
+	err = damon_admin_on(s->adm, k);
+	if (err) {
+		w->errors++;
+		slog(s, LOG_WARNING, "damon: cannot turn kdamond %" PRIu32 " on: %s", k,
+		     strerror(-err));
+		return false;
+	}
+	return true;
+}
+
 /* Is kdamond @k running? Restart it if it stopped by itself (the query
  * found it off). */
 static bool ensure_running(struct damon_src *s, uint32_t k, struct round *w)
@@ -535,18 +606,7 @@ static bool ensure_running(struct damon_src *s, uint32_t k, struct round *w)
 		w->errors++;
 		return false;
 	}
-	if (on)
-		return true;
-	slog(s, LOG_WARNING, "damon: kdamond %" PRIu32 " stopped by itself, turning it on again",
-	     k);
-	err = damon_admin_on(s->adm, k);
-	if (err) {
-		w->errors++;
-		slog(s, LOG_WARNING, "damon: cannot turn kdamond %" PRIu32 " on: %s", k,
-		     strerror(-err));
-		return false;
-	}
-	return true;
+	return on || restart_kdamond(s, k, w);
 }
 
 static int round_push(struct round *w, const struct pl_range *r)
@@ -562,6 +622,27 @@ static int round_push(struct round *w, const struct pl_range *r)
 	}
 	w->r[w->n++] = *r;
 	return 0;
+}
+
+/* A hot report of region @r of @pid for nr_accesses >= hot_min, a cold one
+ * for nr_accesses 0, none in between. Return: 0 or -ENOMEM. */
+static int keep_region(struct damon_src *s, struct round *w, pid_t pid,
+		       const struct damon_region *r)
+{
+	struct pl_range rep = {
+		.pid = pid,
+		.start = r->start,
+		.end = r->end,
+		.nid = PGHOT_NID_UNKNOWN,
+		.nr_accesses = r->nr_accesses,
+		.max_accesses = (uint32_t)(s->attrs.aggr_us / s->attrs.sample_us),
+		.age = r->age,
+		.cold = r->nr_accesses == 0,
+	};
+
+	if (r->nr_accesses && r->nr_accesses < s->hot_min)
+		return 0;
+	return round_push(w, &rep);
 }
 
 /*
@@ -586,26 +667,39 @@ static void query_kdamond(struct damon_src *s, uint32_t k, struct round *w)
 	}
 	w->errors += bad;
 	for (size_t i = 0; i < n; i++) {
-		const struct damon_region *r = &t[i].r;
-		struct pl_range rep = {
-			.pid = s->targets[s->per_target ? k : t[i].scheme],
-			.start = r->start,
-			.end = r->end,
-			.nid = PGHOT_NID_UNKNOWN,
-			.nr_accesses = r->nr_accesses,
-			.max_accesses = (uint32_t)(s->attrs.aggr_us / s->attrs.sample_us),
-			.age = r->age,
-			.cold = r->nr_accesses == 0,
-		};
+		pid_t pid = s->targets[s->per_target ? k : t[i].scheme];
 
-		if (r->nr_accesses && r->nr_accesses < s->hot_min)
-			continue;
-		if (round_push(w, &rep)) {
+		if (keep_region(s, w, pid, &t[i].r)) {
 			w->errors++;
 			break;
 		}
 	}
 	free(t);
+}
+
+/*
+ * A round with the tracepoint: the records come through the loop's ring,
+ * so the round only keeps the kdamond as the query's would (exited
+ * targets dropped, a kdamond that stopped by itself restarted) and checks
+ * ownership: records older than a check that passed are the loop's to
+ * report.
+ */
+static void tp_round(struct damon_src *s, struct round *w)
+{
+	uint64_t t = mono_ns();
+	bool on = true;
+	int err;
+
+	drop_vanished(s, w);
+	err = damon_admin_is_on(s->adm, 0, &on); /* the ownership check */
+	if (err && err != -EINVAL) {
+		if (err != -ENOTRECOVERABLE)
+			w->errors++;
+		return;
+	}
+	w->verified_ns = t;
+	if (!on && s->nr_targets && damon_admin_turned_on(s->adm, 0))
+		restart_kdamond(s, 0, w);
 }
 
 static void run_round(struct damon_src *s, struct round *w)
@@ -615,6 +709,11 @@ static void run_round(struct damon_src *s, struct round *w)
 
 	w->n = 0;
 	w->errors = 0;
+	w->verified_ns = 0;
+	if (s->from_tp) {
+		tp_round(s, w);
+		return;
+	}
 	drop_vanished(s, w);
 	nk = s->per_target ? (uint32_t)s->nr_targets : 1;
 	for (uint32_t k = 0; s->nr_targets && k < nk; k++) {
@@ -653,7 +752,7 @@ static void *reader_main(void *arg)
 	pthread_mutex_lock(&s->mx);
 	for (;;) {
 		bool round;
-		pid_t *want;
+		pid_t *want, kdamond;
 		size_t nr_want;
 		struct round t;
 
@@ -675,6 +774,7 @@ static void *reader_main(void *arg)
 			apply_wanted(s, want, nr_want);
 		if (round)
 			run_round(s, &s->work);
+		kdamond = damon_admin_kdamond_pid(s->adm, 0);
 		pthread_mutex_unlock(&s->io_lock);
 		free(want);
 
@@ -686,11 +786,14 @@ static void *reader_main(void *arg)
 			s->ready = true;
 		}
 		s->lost = damon_admin_lost(s->adm);
+		s->pub_kdamond = kdamond;
 		s->running = false;
 		s->in_round = false;
 		pthread_cond_broadcast(&s->idle_cv);
 		pthread_mutex_unlock(&s->mx);
-		if (round && write(s->efd, &one, sizeof(one)) < 0) {
+		/* tracepoint: also after a target set, which may have started
+		 * the kdamond the loop then opens the event on */
+		if ((round || s->from_tp) && write(s->efd, &one, sizeof(one)) < 0) {
 			/* the counter cannot overflow at one write per round */
 		}
 		pthread_mutex_lock(&s->mx);
@@ -717,6 +820,56 @@ static int report_round(struct damon_src *s, const struct round *d,
 	for (size_t i = 0; i < d->n; i++)
 		s->st.bytes_reported += d->r[i].end - d->r[i].start;
 	return ret < 0 ? ret : (int)d->n;
+}
+
+/* What the reader published for the tracepoint (mx held). */
+static void tp_mailbox(struct damon_src *s)
+{
+	s->kdamond = s->pub_kdamond;
+	if (s->orders.count != s->pub_orders.count)
+		s->orders = s->pub_orders;
+}
+
+static int tp_keep(void *arg, pid_t pid, const struct damon_tp_rec *r)
+{
+	struct damon_src *s = arg;
+
+	return keep_region(s, &s->mine, pid, &r->r);
+}
+
+/*
+ * The tracepoint's records to the sink (loop thread): follow the kdamond's
+ * thread (a restarted kdamond is a new one), drain the ring, and report
+ * the records older than the last ownership check that passed, in one
+ * batch.
+ */
+static int tp_report(struct damon_src *s, const struct src_sink *sink)
+{
+	struct damon_tp_counts c;
+	char why[256];
+	int err;
+
+	err = damon_tp_follow(s->tp, s->kdamond, why, sizeof(why));
+	if (err < 0 && s->kdamond != s->open_failed) {
+		/* tried again every poll; said once per kdamond thread */
+		s->open_failed = s->kdamond;
+		slog(s, LOG_ERR, "damon: %s: no regions until it opens", why);
+	} else if (err > 0) {
+		s->open_failed = 0;
+		slog(s, LOG_DEBUG, "damon: reading damon:damon_aggregated of kdamond pid %d",
+		     (int)s->kdamond);
+	}
+	damon_tp_drain(s->tp);
+	s->mine.n = 0;
+	err = damon_tp_take(s->tp, s->verified_ns, &s->orders, tp_keep, s);
+	if (err)
+		s->st.errors++; /* out of memory: the rest waits */
+	damon_tp_counts(s->tp, &c);
+	s->st.dropped = c.lost;
+	s->st.malformed = c.malformed;
+	s->st.errors += c.open_errors - s->tp_open_errors;
+	s->tp_open_errors = c.open_errors;
+	return report_round(s, &s->mine, sink);
 }
 
 /* Ask the reader for a round if none is in flight or waiting and one
@@ -769,19 +922,27 @@ static int damon_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 	}
 	s->st.errors += s->apply_errors;
 	s->apply_errors = 0;
+	if (s->from_tp)
+		tp_mailbox(s);
 	pthread_mutex_unlock(&s->mx);
 	flush_logs(s);
-	if (have)
+	if (have) {
 		s->st.errors += s->mine.errors;
+		if (s->mine.verified_ns > s->verified_ns)
+			s->verified_ns = s->mine.verified_ns;
+	}
 	if (lost) {
 		/* once; later polls report nothing and ask for nothing */
 		s->st.errors++;
+		if (s->tp)
+			damon_tp_follow(s->tp, 0, NULL, 0);
 		return -ENOTRECOVERABLE;
 	}
-	if (have) {
+	if (s->from_tp && !s->dead)
+		ret = tp_report(s, sink);
+	else if (have)
 		ret = report_round(s, &s->mine, sink);
-		s->mine.n = 0;
-	}
+	s->mine.n = 0;
 	ask_round(s, now_ms);
 	return ret;
 }
@@ -803,6 +964,7 @@ static void damon_close(void *priv)
 		pthread_join(s->reader, NULL);
 		s->have_reader = false;
 	}
+	damon_tp_free(s->tp);
 	damon_admin_close(s->adm);
 	flush_logs(s);
 	if (s->efd >= 0)
@@ -824,9 +986,6 @@ static int start_reader(struct damon_src *s)
 	sigset_t all, old;
 	int err;
 
-	s->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (s->efd < 0)
-		return -errno;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = pthread_create(&s->reader, NULL, reader_main, s);
@@ -861,31 +1020,58 @@ static struct damon_src *src_new(const struct src_env *env, const struct damon_c
 	return s;
 }
 
-static int setup(struct damon_src *s, const struct src_env *env, char *errbuf,
-		 size_t errlen)
+/* What the probe found for the tracepoint. */
+struct tp_probe {
+	struct damon_tp_fmt fmt;
+	unsigned int pages;
+};
+
+/*
+ * Where the regions come from: the tracepoint where it works ("auto", the
+ * default, or "tracepoint", which fails open without it), else the
+ * tried-regions query; logged once with the reason. Before anything is
+ * written. Return: 0, or a negative errno with @errbuf set.
+ */
+static int choose_path(struct damon_src *s, const struct src_env *env,
+		       const struct damon_cfg *cfg, struct tp_probe *tp,
+		       char *errbuf, size_t errlen)
 {
-	const struct damon_admin_cfg ac = {
-		.sysfs_root = env->sysfs_root,
-		.procfs_root = env->procfs_root,
-		.run_dir = env->run_dir,
-		.nr_kdamonds = 1,
-		.requires = " with vaddr operations",
-		.instead = "use the feed source instead",
-		.log = route_log,
-		.log_arg = s,
-	};
+	const char *want = cfg->regions_from[0] ? cfg->regions_from : "auto";
+	char why[512];
+	int err;
+
+	if (!strcmp(want, "sysfs")) {
+		slog(s, LOG_INFO, "damon: regions_from = sysfs: reading regions through sysfs");
+		return 0;
+	}
+	if (strcmp(want, "auto") && strcmp(want, "tracepoint")) {
+		snprintf(errbuf, errlen,
+			 "[damon] regions_from = '%s': want auto, tracepoint or sysfs", want);
+		return -EINVAL;
+	}
+	err = damon_tp_probe(env->sysfs_root, &tp->fmt, &tp->pages, why, sizeof(why));
+	if (!err) {
+		s->from_tp = true;
+		return 0;
+	}
+	if (!strcmp(want, "tracepoint")) {
+		snprintf(errbuf, errlen,
+			 "damon: regions_from = tracepoint, but %s; set regions_from = auto to read them through sysfs instead",
+			 why);
+		return err;
+	}
+	slog(s, LOG_INFO, "damon: %s: reading regions through sysfs (slower)", why);
+	return 0;
+}
+
+/* Open the admin layer, set up kdamond 0's context, start the reader. */
+static int setup_kdamond(struct damon_src *s, const struct damon_admin_cfg *ac,
+			 const struct tp_probe *tp, char *errbuf, size_t errlen)
+{
 	const struct damon_layout *l;
 	int err;
 
-	if (sysfs_path(s->procfs, sizeof(s->procfs), "%s",
-		       env->procfs_root ? env->procfs_root : "/proc") < 0) {
-		snprintf(errbuf, errlen, "damon: path too long");
-		return -ENAMETOOLONG;
-	}
-	/* before open writes anything */
-	err = damon_ctx_attrs_check(&s->attrs, errbuf, errlen);
-	if (!err)
-		err = damon_admin_open(&ac, &s->adm, errbuf, errlen);
+	err = damon_admin_open(ac, &s->adm, errbuf, errlen);
 	if (err)
 		return err;
 	err = damon_admin_set_context(s->adm, 0, &s->attrs);
@@ -901,11 +1087,60 @@ static int setup(struct damon_src *s, const struct src_env *env, char *errbuf,
 			 damon_admin_path(s->adm));
 		return -EOPNOTSUPP;
 	}
-	s->per_target = !l->target_filter;
+	/* with the tracepoint, target_id tells the targets apart: no
+	 * scheme, so no target filter is needed */
+	s->per_target = !l->target_filter && !s->from_tp;
+	s->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (s->efd < 0) {
+		err = -errno;
+		snprintf(errbuf, errlen, "damon: eventfd: %s", strerror(-err));
+		return err;
+	}
+	if (s->from_tp && (err = damon_tp_new(&tp->fmt, tp->pages, s->efd, &s->tp))) {
+		snprintf(errbuf, errlen, "damon: cannot set up the tracepoint's reader: %s",
+			 strerror(-err));
+		return err;
+	}
 	err = start_reader(s);
 	if (err)
 		snprintf(errbuf, errlen, "damon: cannot start the reader thread: %s",
 			 strerror(-err));
+	return err;
+}
+
+static int setup(struct damon_src *s, const struct src_env *env,
+		 const struct damon_cfg *cfg, char *errbuf, size_t errlen)
+{
+	const struct damon_admin_cfg ac = {
+		.sysfs_root = env->sysfs_root,
+		.procfs_root = env->procfs_root,
+		.run_dir = env->run_dir,
+		.nr_kdamonds = 1,
+		.requires = " with vaddr operations",
+		.instead = "use the feed source instead",
+		.log = route_log,
+		.log_arg = s,
+	};
+	struct tp_probe *tp;
+	int err;
+
+	if (sysfs_path(s->procfs, sizeof(s->procfs), "%s",
+		       env->procfs_root ? env->procfs_root : "/proc") < 0) {
+		snprintf(errbuf, errlen, "damon: path too long");
+		return -ENAMETOOLONG;
+	}
+	tp = calloc(1, sizeof(*tp));
+	if (!tp) {
+		snprintf(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* before open writes anything */
+	err = damon_ctx_attrs_check(&s->attrs, errbuf, errlen);
+	if (!err)
+		err = choose_path(s, env, cfg, tp, errbuf, errlen);
+	if (!err)
+		err = setup_kdamond(s, &ac, tp, errbuf, errlen);
+	free(tp);
 	return err;
 }
 
@@ -919,7 +1154,7 @@ static int damon_open(const struct src_env *env, const void *config, void **ret_
 		snprintf(errbuf, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	err = setup(s, env, errbuf, errlen);
+	err = setup(s, env, config, errbuf, errlen);
 	if (err) {
 		damon_close(s);
 		return err;
@@ -929,18 +1164,26 @@ static int damon_open(const struct src_env *env, const void *config, void **ret_
 		     "damon: hot_min_accesses %" PRIu32 " is above the most a region can reach "
 		     "(aggr_us / sample_us = %" PRIu64 "): no region will be hot",
 		     s->hot_min, s->attrs.aggr_us / s->attrs.sample_us);
+	if (s->from_tp)
+		slog(s, LOG_INFO,
+		     "damon: regions from tracepoint damon:damon_aggregated (perf ring, %u pages)",
+		     damon_tp_ring_pages(s->tp));
 	slog(s, LOG_INFO, "damon: %s: layout %s, %s, state file %s",
 	     damon_admin_path(s->adm), damon_admin_layout(s->adm)->name,
 	     s->per_target ? "one kdamond per target (no target filter)" :
-			     "one kdamond, target filters",
+	     s->from_tp ? "one kdamond, no scheme" : "one kdamond, target filters",
 	     damon_admin_state_path(s->adm));
 	*ret_priv = s;
 	return 0;
 }
 
+/* The eventfd of the reader; with the tracepoint, an epoll descriptor that
+ * also wakes for the event's ring. */
 static int damon_fd(void *priv)
 {
-	return ((struct damon_src *)priv)->efd;
+	struct damon_src *s = priv;
+
+	return s->tp ? damon_tp_fd(s->tp) : s->efd;
 }
 
 static uint64_t damon_interval_ms(void *priv)
@@ -955,6 +1198,37 @@ static void damon_stats(void *priv, struct src_stats *ret)
 	*ret = ((struct damon_src *)priv)->st;
 }
 
+/* What damon_counters() gives, in its order. */
+static const struct src_counter damon_counter_table[] = {
+	{ "damon_tracepoint", true, "bool",
+	  "How the regions come: 1 from the damon:damon_aggregated tracepoint, 0 from the tried-regions query." },
+	{ "damon_tp_records", false, "records", "damon_aggregated records read from the perf ring." },
+	{ "damon_tp_lost", false, "records", "Records the kernel lost: the perf ring had no room (PERF_RECORD_LOST)." },
+	{ "damon_tp_malformed", false, "records", "Records shorter than the event's format says." },
+	{ "damon_tp_unmapped", false, "records", "Records whose target_id no target order of ours maps surely (dropped)." },
+	{ "damon_tp_opens", false, "opens", "Opens of the per-task perf event on a kdamond thread." },
+	{ "damon_tp_pending", true, "records", "Records read and not yet reported (waiting for an ownership check)." },
+};
+
+static void damon_counters(void *priv, src_counter_fn fn, void *arg)
+{
+	struct damon_src *s = priv;
+	struct damon_tp_counts c = { 0 };
+	uint64_t v[sizeof(damon_counter_table) / sizeof(damon_counter_table[0])];
+
+	if (s->tp)
+		damon_tp_counts(s->tp, &c);
+	v[0] = s->from_tp;
+	v[1] = c.records;
+	v[2] = c.lost;
+	v[3] = c.malformed;
+	v[4] = c.unmapped;
+	v[5] = c.opens;
+	v[6] = s->tp ? damon_tp_pending(s->tp) : 0;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		fn(arg, damon_counter_table[i].name, v[i], damon_counter_table[i].gauge);
+}
+
 /* ------------------------------------------------------------------ */
 /* Introspection (damon.h)                                             */
 
@@ -966,6 +1240,11 @@ const struct damon_layout *damon_src_layout(void *priv)
 bool damon_src_per_target_kdamonds(void *priv)
 {
 	return ((struct damon_src *)priv)->per_target;
+}
+
+bool damon_src_tracepoint(void *priv)
+{
+	return ((struct damon_src *)priv)->from_tp;
 }
 
 size_t damon_src_targets(void *priv, pid_t *ret, size_t max)
@@ -1012,6 +1291,7 @@ static const struct src_ops damon_ops = {
 	.interval_ms = damon_interval_ms,
 	.poll = damon_poll,
 	.stats = damon_stats,
+	.counters = damon_counters,
 	.close = damon_close,
 };
 
@@ -1031,6 +1311,9 @@ static const struct src_key damon_keys[] = {
 	{ "hot_min_accesses", SRC_KEY_UINT, 1, 1000, "1", "samples",
 	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
 	  DOFF(hot_min_accesses), true, NULL },
+	{ "regions_from", SRC_KEY_STRING, 0, 0, "auto", "",
+	  "Where DAMON's regions are read: auto (the damon:damon_aggregated tracepoint through perf where tracefs is mounted and pghotd has CAP_PERFMON, else the sysfs tried-regions query, which costs four file reads per region per interval and DAMOS stat schemes), tracepoint (fail without it) or sysfs.",
+	  DOFF(regions_from), true, NULL },
 };
 #undef DOFF
 
@@ -1049,4 +1332,6 @@ const struct src_desc src_damon = {
 	.orders = damon_orders,
 	.nr_orders = sizeof(damon_orders) / sizeof(damon_orders[0]),
 	.cfg_size = sizeof(struct damon_cfg),
+	.counters = damon_counter_table,
+	.nr_counters = sizeof(damon_counter_table) / sizeof(damon_counter_table[0]),
 };

@@ -21,6 +21,8 @@ struct damon_cfg {
 	uint64_t sample_us, aggr_us;		/* intervals, µs */
 	uint64_t min_nr_regions, max_nr_regions;
 	uint64_t hot_min_accesses;		/* nr_accesses of a hot region */
+	/* "auto" (or ""), "tracepoint" or "sysfs": docs/damon-source.md */
+	char regions_from[SRC_PATH_LEN];
 };
 
 extern const struct src_desc src_damon;
@@ -33,6 +35,13 @@ const struct damon_layout *damon_src_layout(void *priv);
  * filter (Linux < 6.6) and the source runs one kdamond per target.
  */
 bool damon_src_per_target_kdamonds(void *priv);
+
+/**
+ * damon_src_tracepoint() - true when the regions come from the
+ * damon:damon_aggregated tracepoint (damon_tp.h), false for the sysfs
+ * tried-regions query.
+ */
+bool damon_src_tracepoint(void *priv);
 
 /**
  * damon_src_targets() - the monitored pids in kernel target order, as the

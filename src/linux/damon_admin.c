@@ -403,6 +403,11 @@ bool damon_admin_turned_on(const struct damon_admin *a, uint32_t k)
 	return k < a->rec.nr_kdamonds && a->kd_on[k];
 }
 
+pid_t damon_admin_kdamond_pid(const struct damon_admin *a, uint32_t k)
+{
+	return damon_admin_turned_on(a, k) && !a->lost ? a->rec.kdamond_pid[k] : 0;
+}
+
 int damon_admin_commit(struct damon_admin *a, uint32_t k)
 {
 	int err = adm_guard(a, k);

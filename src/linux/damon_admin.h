@@ -273,6 +273,14 @@ int damon_admin_is_on(struct damon_admin *a, uint32_t k, bool *ret_on);
 bool damon_admin_turned_on(const struct damon_admin *a, uint32_t k);
 
 /**
+ * damon_admin_kdamond_pid() - the thread of kdamond @k as pghotd read it
+ * (kdamonds/<K>/pid) when it turned it on: what a per-task perf event on
+ * the kdamond attaches to. 0 when pghotd did not turn @k on (or turned it
+ * off since), for a @k not ours, and once the handle is lost. No I/O.
+ */
+pid_t damon_admin_kdamond_pid(const struct damon_admin *a, uint32_t k);
+
+/**
  * damon_admin_commit() - make running kdamond @k re-read all its inputs
  * online ("commit"), keeping the regions and ages of targets that stay.
  * Only offered where the kernel commits with damon_commit_ctx() (6.11+,

@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "damon_tp_fake.h"
 #include "linux/damon.h"
 #include "linux/damon_admin.h"
 #include "linux/damon_parse.h"
@@ -64,6 +65,8 @@ struct fk {
 	const char *fail_once;	/* fail the next write to a path ending so,
 				 * with -EIO */
 	int busy_update;	/* fail update commands with -EBUSY */
+	int pid_step;		/* kdamond K's thread at its n-th "on" (from
+				 * 0): 4242 + K + n * pid_step */
 	struct damos_stats stats; /* what update_schemes_stats shows */
 	/* gate: update_schemes_tried_regions waits until the test opens it */
 	pthread_mutex_t gmx;
@@ -80,21 +83,6 @@ static struct fk *g_fk;
 
 /* ---- file helpers ---- */
 
-static void mkdirs(const char *path)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s", path);
-	for (char *c = p + 1; *c; c++) {
-		if (*c != '/')
-			continue;
-		*c = '\0';
-		mkdir(p, 0755);
-		*c = '/';
-	}
-	mkdir(p, 0755);
-}
-
 static void put(const char *val, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void put(const char *val, const char *fmt, ...)
@@ -108,7 +96,7 @@ static void put(const char *val, const char *fmt, ...)
 	va_end(ap);
 	snprintf(d, sizeof(d), "%s", p);
 	*strrchr(d, '/') = '\0';
-	mkdirs(d);
+	tp_fake_mkdirs(d);
 	f = fopen(p, "w");
 	assert_non_null(f);
 	fprintf(f, "%s\n", val);
@@ -286,7 +274,7 @@ static void fk_scheme(struct fk *k, const char *s)
 	if (k->ver >= 606)
 		put("0", "%s/tried_regions/total_bytes", s);
 	else
-		mkdirs(s), put("x", "%s/tried_regions/.keep", s);
+		tp_fake_mkdirs(s), put("x", "%s/tried_regions/.keep", s);
 }
 
 static void fk_filter(struct fk *k, const char *f)
@@ -523,9 +511,9 @@ static int fk_state(struct fk *k, const char *path, const char *v)
 		err = fk_check_targets(k, kd);
 		if (err)
 			return err;
-		k->nr_on++;
 		put("on", "%s/state", kd);
-		snprintf(b, sizeof(b), "%d", 4242 + kidx);
+		snprintf(b, sizeof(b), "%d", 4242 + kidx + k->nr_on * k->pid_step);
+		k->nr_on++;
 		put(b, "%s/pid", kd);
 		return 1;
 	}
@@ -704,12 +692,12 @@ static struct fk *fk_new(int ver, bool with_damon)
 	snprintf(k->admin, sizeof(k->admin), "%s/kernel/mm/damon/admin", k->root);
 	snprintf(k->proc, sizeof(k->proc), "%s/proc", tmpl);
 	snprintf(k->run, sizeof(k->run), "%s/run", tmpl);
-	mkdirs(k->root);
-	mkdirs(k->proc);
+	tp_fake_mkdirs(k->root);
+	tp_fake_mkdirs(k->proc);
 	if (with_damon)
 		put("0", "%s/kdamonds/nr_kdamonds", k->admin);
 	else
-		mkdirs(k->root), put("", "%s/kernel/mm/transparent_hugepage/enabled", k->root);
+		tp_fake_mkdirs(k->root), put("", "%s/kernel/mm/transparent_hugepage/enabled", k->root);
 	fake_proc(k, 100, 5000);
 	fake_proc(k, 200, 6000);
 	fake_proc(k, 300, 7000);
@@ -1004,7 +992,7 @@ static void write_state_file(struct fk *k, long owner, unsigned long long start,
 	snprintf(r.admin, sizeof(r.admin), "%s", k->admin);
 	r.kdamond_pid[0] = kpid;
 	assert_true(damon_format_state_file(&r, b, sizeof(b)) > 0);
-	mkdirs(k->run);
+	tp_fake_mkdirs(k->run);
 	put(b, "%s/damon.state", k->run);
 }
 
@@ -2254,6 +2242,307 @@ static void test_three_regions(void **state)
 	assert_int_equal(damon_parse_maps_line("zz", 2, &s, &e), -EINVAL);
 }
 
+/* ---- regions from the tracepoint ---- */
+
+/* A 6.12 tree with tracefs and the damon_aggregated event; the open hook
+ * hands out synthetic rings (damon_tp_fake.h). */
+static struct fk *fk_new_tp(struct tp_fake *f)
+{
+	struct fk *k = fk_new(612, true);
+
+	tp_fake_init(f);
+	assert_int_equal(tp_fake_tree(k->root, "kernel/tracing", TP_FAKE_FORMAT_612), 0);
+	return k;
+}
+
+static void fk_free_tp(struct fk *k, struct tp_fake *f)
+{
+	tp_fake_free(f);
+	fk_free(k);
+}
+
+/*
+ * A poll that reports nothing yet (it opens the event on the kdamond and
+ * asks for a round), then the wait for that round: records written after
+ * it are newer than its ownership check, so the next poll_tp() reports
+ * them after the round it asks for.
+ */
+static int poll_settled(void *p, uint64_t now, struct coll *c)
+{
+	int r = poll_into(p, now, c);
+
+	damon_src_settle(p);
+	return r;
+}
+
+/*
+ * Two polls with the round between them: the first asks for a round (and
+ * reports what an earlier one vouched for), the second reports what the
+ * round vouched for. (The fd also wakes for the ring and for applied
+ * target sets, so a readable fd does not mean a finished round here.)
+ */
+static int poll_tp(void *p, uint64_t now, struct coll *c)
+{
+	int r = poll_settled(p, now, c), r2;
+
+	if (r < 0)
+		return r;
+	r2 = poll_into(p, now, c);
+	return r2 < 0 ? r2 : r + r2;
+}
+
+struct counter_seen {
+	const char *name;
+	uint64_t v;
+	bool found;
+};
+
+static void find_counter(void *arg, const char *name, uint64_t v, bool gauge)
+{
+	struct counter_seen *c = arg;
+
+	if (!strcmp(name, c->name)) {
+		c->v = v;
+		c->found = true;
+	}
+}
+
+static uint64_t counter(void *p, const char *name)
+{
+	struct counter_seen c = { .name = name };
+
+	src_damon.ops->counters(p, find_counter, &c);
+	if (!c.found)
+		fail_msg("no counter %s", name);
+	return c.v;
+}
+
+static void test_tp_reports(void **state)
+{
+	struct tp_fake f;
+	struct fk *k = fk_new_tp(&f);
+	struct coll c = { 0 };
+	struct src_stats st;
+	struct rec_build rb;
+	pid_t pids[] = { 100, 200 };
+	char b[64];
+	void *p = fk_open(k);
+
+	assert_true(damon_src_tracepoint(p));
+	assert_non_null(strstr(logbuf, "damon: regions from tracepoint damon:damon_aggregated (perf ring, 256 pages)"));
+	assert_int_equal(f.probes, 1);
+	assert_int_equal(counter(p, "damon_tracepoint"), 1);
+	assert_int_equal(set_targets_sync(p, pids, 2), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/1/pid_target"), "200");
+	/* no DAMOS scheme: the kdamond does no DAMOS work */
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/nr_schemes"), "0");
+
+	/* the poll opens the event on the kdamond's thread */
+	assert_int_equal(poll_settled(p, 1000, &c), 0);
+	assert_int_equal(f.opens, 1);
+	assert_int_equal(f.pid, 4242);
+	assert_int_equal(tp_fake_region(&f, 0, 0x1000, 0x3000, 5, 2), 0);
+	assert_int_equal(tp_fake_region(&f, 0, 0x3000, 0x8000, 1, 0), 0); /* < hot_min 3 */
+	assert_int_equal(tp_fake_region(&f, 1, 0x10000, 0x20000, 0, 10), 0);
+	assert_int_equal(tp_fake_region(&f, 5, 0x1000, 0x2000, 9, 0), 0); /* no target 5 */
+	rb_lost(&rb, 7);
+	assert_int_equal(tp_fake_put(&f, &rb), 0);
+	/* reported once an ownership check after them passed */
+	assert_int_equal(poll_tp(p, 2000, &c), 2);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.r[0].pid, 100);
+	assert_int_equal(c.r[0].start, 0x1000);
+	assert_int_equal(c.r[0].end, 0x3000);
+	assert_int_equal(c.r[0].nr_accesses, 5);
+	assert_int_equal(c.r[0].age, 2);
+	assert_false(c.r[0].cold);
+	assert_int_equal(c.r[0].nid, PGHOT_NID_UNKNOWN);
+	assert_int_equal(c.r[1].pid, 200);
+	assert_true(c.r[1].cold);
+	assert_int_equal(c.r[1].age, 10);
+	src_damon.ops->stats(p, &st);
+	assert_int_equal(st.reports, 2);
+	assert_int_equal(st.bytes_reported, 0x2000 + 0x10000);
+	assert_int_equal(st.dropped, 7);
+	assert_int_equal(st.errors, 0);
+	assert_int_equal(counter(p, "damon_tp_records"), 4);
+	assert_int_equal(counter(p, "damon_tp_lost"), 7);
+	assert_int_equal(counter(p, "damon_tp_unmapped"), 1);
+	assert_int_equal(counter(p, "damon_tp_opens"), 1);
+	assert_int_equal(counter(p, "damon_tp_pending"), 0);
+	/* never a tried-regions round */
+	assert_int_equal(k->nr_update, 0);
+	src_damon.ops->close(p);
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	fk_free_tp(k, &f);
+}
+
+/* The kdamond stops by itself and is turned on again: a new thread, so
+ * the event is opened again on its pid; the old ring's last records still
+ * count. */
+static void test_tp_kdamond_restart(void **state)
+{
+	struct tp_fake f;
+	struct fk *k = fk_new_tp(&f);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	void *p;
+
+	k->pid_step = 1000;
+	p = fk_open(k);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	assert_int_equal(poll_settled(p, 1000, &c), 0);
+	assert_int_equal(f.pid, 4242);
+	assert_int_equal(tp_fake_region(&f, 0, 0x1000, 0x2000, 8, 1), 0);
+	put("off", "%s/kdamonds/0/state", k->admin);
+	tp_fake_hangup(&f);
+	assert_int_equal(poll_tp(p, 2000, &c), 1);
+	assert_non_null(strstr(logbuf, "stopped by itself"));
+	assert_int_equal(c.r[0].start, 0x1000);
+	assert_int_equal(c.r[0].pid, 100);
+	/* the round turned it on as 5242; a poll opens the event there */
+	c.n = 0;
+	assert_int_equal(poll_settled(p, 2500, &c), 0);
+	assert_int_equal(f.opens, 2);
+	assert_int_equal(f.pid, 5242);
+	assert_int_equal(tp_fake_region(&f, 0, 0x5000, 0x6000, 4, 0), 0);
+	assert_int_equal(poll_tp(p, 3000, &c), 1);
+	assert_int_equal(c.r[0].start, 0x5000);
+	assert_int_equal(counter(p, "damon_tp_opens"), 2);
+	src_damon.ops->close(p);
+	fk_free_tp(k, &f);
+}
+
+/* Target 0 changes from pid 100 to 200 while records of both orders are
+ * in the ring: each maps by its time. */
+static void test_tp_targets_change(void **state)
+{
+	struct tp_fake f;
+	struct fk *k = fk_new_tp(&f);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 }, b2[] = { 200 };
+	char b[64];
+	void *p = fk_open(k);
+
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	assert_int_equal(poll_settled(p, 1000, &c), 0);
+	assert_int_equal(tp_fake_region(&f, 0, 0x1000, 0x2000, 8, 1), 0);
+	assert_int_equal(set_targets_sync(p, b2, 1), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/pid_target"), "200");
+	assert_int_equal(k->nr_commit, 1);
+	assert_int_equal(tp_fake_region(&f, 0, 0x5000, 0x6000, 8, 1), 0);
+	assert_int_equal(poll_tp(p, 2000, &c), 2);
+	assert_int_equal(c.r[0].pid, 100);
+	assert_int_equal(c.r[0].start, 0x1000);
+	assert_int_equal(c.r[1].pid, 200);
+	assert_int_equal(c.r[1].start, 0x5000);
+	assert_int_equal(f.opens, 1); /* a commit keeps the thread */
+	src_damon.ops->close(p);
+	fk_free_tp(k, &f);
+}
+
+/* Another tool commits its own target into our running kdamond: records
+ * after the last check that passed are never reported. */
+static void test_tp_lost(void **state)
+{
+	struct tp_fake f;
+	struct fk *k = fk_new_tp(&f);
+	struct coll c = { 0 };
+	pid_t a[] = { 100 };
+	void *p = fk_open(k);
+
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	assert_int_equal(poll_settled(p, 1000, &c), 0);
+	assert_int_equal(tp_fake_region(&f, 0, 0x1000, 0x2000, 8, 1), 0);
+	assert_int_equal(poll_tp(p, 2000, &c), 1);
+	put("300", "%s/kdamonds/0/contexts/0/targets/0/pid_target", k->admin);
+	assert_int_equal(tp_fake_region(&f, 0, 0x7000, 0x8000, 8, 1), 0);
+	c.n = 0;
+	assert_int_equal(poll_tp(p, 3000, &c), -ENOTRECOVERABLE);
+	assert_int_equal(c.n, 0);
+	assert_non_null(strstr(logbuf, "are no longer its own"));
+	assert_int_equal(poll_into(p, 4000, &c), 0);
+	assert_int_equal(c.n, 0);
+	src_damon.ops->close(p);
+	fk_free_tp(k, &f);
+}
+
+static void *open_with(struct fk *k, const char *regions_from)
+{
+	struct src_cfg c = fk_cfg(k);
+	char err[1024] = "";
+	void *p = NULL;
+
+	snprintf(c.dc.regions_from, sizeof(c.dc.regions_from), "%s", regions_from);
+	if (damon_open(&c, &p, err, sizeof(err)))
+		fail_msg("open with regions_from = %s: %s", regions_from, err);
+	return p;
+}
+
+/* An open that fails with @want and @msg, and changes nothing. */
+static void open_expect(struct fk *k, const char *regions_from, int want, const char *msg)
+{
+	struct src_cfg c = fk_cfg(k);
+	char err[1024] = "", *before = snapshot(k->root), *after;
+	void *p = NULL;
+
+	snprintf(c.dc.regions_from, sizeof(c.dc.regions_from), "%s", regions_from);
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), want);
+	assert_null(p);
+	if (!strstr(err, msg))
+		fail_msg("'%s' not in '%s'", msg, err);
+	after = snapshot(k->root);
+	assert_string_equal(before, after);
+	assert_false(state_file_exists(k));
+	free(before);
+	free(after);
+}
+
+/* Where the tracepoint cannot be used: the query, and the log says why. */
+static void test_tp_fallback(void **state)
+{
+	struct tp_fake f;
+	struct fk *k = fk_new(612, true);
+	pid_t a[] = { 100 };
+	char b[64], want[PATH_MAX + 64];
+	void *p;
+
+	p = fk_open(k);
+	assert_false(damon_src_tracepoint(p));
+	snprintf(want, sizeof(want),
+		 "damon: tracefs not mounted at %s/kernel/tracing: reading regions through sysfs (slower)",
+		 k->root);
+	assert_non_null(strstr(logbuf, want));
+	assert_int_equal(counter(p, "damon_tracepoint"), 0);
+	src_damon.ops->close(p);
+	open_expect(k, "tracepoint", -ENOENT, "damon: regions_from = tracepoint, but tracefs not mounted at ");
+	open_expect(k, "perf", -EINVAL, "[damon] regions_from = 'perf': want auto, tracepoint or sysfs");
+
+	tp_fake_init(&f);
+	assert_int_equal(tp_fake_tree(k->root, "kernel/tracing", TP_FAKE_FORMAT_612), 0);
+	f.fail_probe = -EPERM;
+	p = fk_open(k);
+	assert_false(damon_src_tracepoint(p));
+	assert_non_null(strstr(logbuf, "refused (Operation not permitted): RAW tracepoint samples need CAP_PERFMON"));
+	assert_non_null(strstr(logbuf, "reading regions through sysfs (slower)"));
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/nr_schemes"), "1");
+	src_damon.ops->close(p);
+	open_expect(k, "tracepoint", -EPERM, "CAP_PERFMON");
+
+	/* sysfs asked for: no probe at all */
+	f.fail_probe = 0;
+	f.probes = 0;
+	p = open_with(k, "sysfs");
+	assert_false(damon_src_tracepoint(p));
+	assert_int_equal(f.probes, 0);
+	assert_non_null(strstr(logbuf, "damon: regions_from = sysfs: reading regions through sysfs"));
+	src_damon.ops->close(p);
+	tp_fake_free(&f);
+	fk_free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2301,6 +2590,11 @@ int main(void)
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_state_file_roundtrip),
 		cmocka_unit_test(test_three_regions),
+		cmocka_unit_test(test_tp_reports),
+		cmocka_unit_test(test_tp_kdamond_restart),
+		cmocka_unit_test(test_tp_targets_change),
+		cmocka_unit_test(test_tp_lost),
+		cmocka_unit_test(test_tp_fallback),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,9 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
 mkdir -p /run && mount -t tmpfs run /run
+# tracefs: pghotd's damon source reads DAMON's regions from the
+# damon:damon_aggregated tracepoint there (mounting it traces nothing)
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
 . /etc/pghot/case.env
 
 say() { echo "$@"; }
@@ -213,6 +216,9 @@ KPID=$!
 # fill (count, how many and how many bytes seen accessed, the largest
 # nr_accesses) with the source's counters; 3 s before the workload ends
 # every such region. Read only: pghotd owns the kdamond and its files.
+# With the tracepoint (regions_from auto, tracefs mounted above) pghotd
+# sets no scheme, so there are no tried regions: the damon_tp_* counters
+# say what came through the ring.
 TR=/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/tried_regions
 diag_regions() {	# one line per tried region: index start end nr_accesses age
 	# builtins only (no fork per file); pghotd refills the folder every
@@ -247,7 +253,7 @@ diag_sampler() {
 		sum=$(diag_regions | awk '{ n++; b += $3 - $2; if ($4 > 0) { h++; hb += $3 - $2 } if ($4 > m) m = $4 }
 			END { printf "tried=%d tried_mib=%.0f accessed=%d accessed_mib=%.1f max_nr_accesses=%d", n, b / 1048576, h, hb / 1048576, m }')
 		# source_reports=... from pghot_source_reports_total{source="damon"} ...
-		cnt=$(grep -E '^pghot_(source_(reports|errors)_total\{source="damon"\}|(pages_reported|pages_looked_up|query_syscalls|pgpromote_success)_total(\{[^}]*\})?) ' /tmp/pghot.prom 2>/dev/null |
+		cnt=$(grep -E '^pghot_(source_(reports|errors)_total\{source="damon"\}|(damon_tp_records|damon_tp_lost|pages_reported|pages_looked_up|query_syscalls|pgpromote_success)_total(\{[^}]*\})?) ' /tmp/pghot.prom 2>/dev/null |
 			awk '{ n = $1; sub(/^pghot_/, "", n); sub(/_total.*/, "", n); v[n] += $NF; if (!(n in o)) { o[n] = 1; k[++nk] = n } }
 			END { for (i = 1; i <= nk; i++) printf "%s%s=%.15g", (i > 1 ? " " : ""), k[i], v[k[i]] }')
 		say "diag.t=$t kdamond=$(cat $K/state 2>/dev/null)/$(cat $K/pid 2>/dev/null) target_regions=$(cat $K/contexts/0/targets/0/regions/nr_regions 2>/dev/null) $sum $cnt $(diag_sched)" >> /tmp/diag.out

@@ -8,7 +8,7 @@
  *
  *   damon-probe [-s SYSFS] [-p PROC] [-r RUN_DIR] [-n POLLS] [-S SAMPLE_US]
  *               [-A AGGR_US] [-H HOT_MIN] [-t TOP] [-L PID] [-c]
- *               [-K DELAY_MS] [-x CMD] PID...
+ *               [-K DELAY_MS] [-x CMD] [-T FROM] PID...
  *   damon-probe -M NODE:DEST [-s SYSFS] [-p PROC] [-r RUN_DIR] [-K DELAY_MS]
  *
  * Each poll is one round as pghotd drives it: poll() asks for a round and
@@ -24,6 +24,8 @@
  *    succeed, and update_schemes_tried_regions answers after DELAY_MS. It
  *    prints whether the kernel had answered when the asking poll()
  *    returned.
+ * -T sets [damon] regions_from (auto, tracepoint, sysfs); "open:" says
+ *    which one the source uses, and the end its tracepoint counters.
  * -M: the admin layer alone: one paddr kdamond over the memory of node
  *    NODE, one migrate_hot scheme to DEST (quota 10 ms and 200 MiB per
  *    second, weights 0/100/100, a goal on DEST's use, the young filter),
@@ -271,12 +273,20 @@ static int run_admin(const struct src_env *env, const char *spec)
 
 /* ---- the source ---- */
 
-/* Wait for the reader's round: the fd, up to 10 s, or a signal. */
+static void print_counter(void *arg, const char *name, uint64_t v, bool gauge)
+{
+	printf("counter: %s %llu\n", name, (unsigned long long)v);
+}
+
+/* Wait for the reader's round: the fd, up to 10 s, or a signal. With the
+ * tracepoint the fd wakes for a finished round and a filling ring, and
+ * pghotd polls every interval anyway: wait one interval at most. */
 static bool wait_round(void *p)
 {
 	struct pollfd pfd = { .fd = src_damon.ops->fd(p), .events = POLLIN };
+	int ms = damon_src_tracepoint(p) ? (int)src_damon.ops->interval_ms(p) : 10000;
 
-	return poll(&pfd, 1, 10000) == 1;
+	return poll(&pfd, 1, ms) == 1 || damon_src_tracepoint(p);
 }
 
 static void print_seen(int n, int top)
@@ -337,9 +347,11 @@ static int run_source(const struct src_env *env, const struct damon_cfg *cfg, pi
 		printf("open: error %d: %s\n", err, errbuf);
 		return 2;
 	}
-	printf("open: ok, layout %s, %s, interval %llu ms\n", damon_src_layout(p)->name,
+	printf("open: ok, layout %s, %s, interval %llu ms, regions from %s\n",
+	       damon_src_layout(p)->name,
 	       damon_src_per_target_kdamonds(p) ? "one kdamond per target" : "target filters",
-	       (unsigned long long)src_damon.ops->interval_ms(p));
+	       (unsigned long long)src_damon.ops->interval_ms(p),
+	       damon_src_tracepoint(p) ? "the tracepoint" : "sysfs");
 	err = src_damon.ops->set_targets(p, pids, npids);
 	if (err) {
 		printf("set_targets: error %d\n", err);
@@ -372,8 +384,11 @@ static int run_source(const struct src_env *env, const struct damon_cfg *cfg, pi
 	if (stop)
 		printf("signal %d: stopping\n", (int)stop);
 	src_damon.ops->stats(p, &st);
-	printf("stats: reports %llu bytes %llu errors %llu\n", (unsigned long long)st.reports,
-	       (unsigned long long)st.bytes_reported, (unsigned long long)st.errors);
+	printf("stats: reports %llu bytes %llu errors %llu dropped %llu\n",
+	       (unsigned long long)st.reports, (unsigned long long)st.bytes_reported,
+	       (unsigned long long)st.errors, (unsigned long long)st.dropped);
+	if (damon_src_tracepoint(p))
+		src_damon.ops->counters(p, print_counter, NULL);
 	if (crash) {
 		printf("crash: exiting without close()\n");
 		_exit(0);
@@ -405,7 +420,7 @@ int main(int argc, char **argv)
 	const char *takeover = NULL, *admin_mode = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	while ((opt = getopt(argc, argv, "s:p:r:n:S:A:H:t:L:cK:x:M:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:r:n:S:A:H:t:L:cK:x:M:T:")) != -1) {
 		switch (opt) {
 		case 's': env.sysfs_root = optarg; break;
 		case 'p': env.procfs_root = optarg; break;
@@ -420,8 +435,11 @@ int main(int argc, char **argv)
 		case 'K': fake_delay_ms = atoi(optarg); break;
 		case 'x': takeover = optarg; break;
 		case 'M': admin_mode = optarg; break;
+		case 'T':
+			snprintf(cfg.regions_from, sizeof(cfg.regions_from), "%s", optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-s SYSFS] [-p PROC] [-r RUN_DIR] [-n POLLS] [-S SAMPLE_US] [-A AGGR_US] [-H HOT_MIN] [-t TOP] [-L PID] [-c] [-K DELAY_MS] [-x CMD] PID...\n       %s -M NODE:DEST [-s SYSFS] [-p PROC] [-r RUN_DIR] [-K DELAY_MS]\n",
+			fprintf(stderr, "usage: %s [-s SYSFS] [-p PROC] [-r RUN_DIR] [-n POLLS] [-S SAMPLE_US] [-A AGGR_US] [-H HOT_MIN] [-t TOP] [-L PID] [-c] [-K DELAY_MS] [-x CMD] [-T FROM] PID...\n       %s -M NODE:DEST [-s SYSFS] [-p PROC] [-r RUN_DIR] [-K DELAY_MS]\n",
 				argv[0], argv[0]);
 			return 1;
 		}

@@ -5,7 +5,11 @@
 # B. one target, C. two targets with one added online, D. crash and restart,
 # E. a target that exits, F. SIGTERM, G. the only target exits, H. the admin
 # layer alone: paddr over node 1 with a migrate_hot scheme to node 0, I.
-# another tool takes the idle kdamond.
+# another tool takes the idle kdamond. A-I run without tracefs (the sysfs
+# tried-regions path); J-L mount it and read the regions from the
+# damon:damon_aggregated tracepoint: J. one target, K. a second target
+# added online, L. the only target exits and a new one comes (the kdamond
+# restarts as a new thread).
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp; mount -t tmpfs run /run
 echo "== kernel $(uname -r)"
@@ -70,5 +74,21 @@ K0=$D/kdamonds/0/contexts/0
 $P -n 3 -x "echo paddr > $K0/operations; echo 1 > $K0/targets/nr_targets; echo 1 > $K0/targets/0/regions/nr_regions; echo 4294967296 > $K0/targets/0/regions/0/end; echo 1073741824 > $K0/targets/0/regions/0/start; echo on > $D/kdamonds/0/state"; echo "exit $?"
 echo "after exit: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds) state $(cat $D/kdamonds/0/state) pid $(cat $D/kdamonds/0/pid) ops $(cat $K0/operations); state file: $(ls /run/pghot/)"
 echo off > $D/kdamonds/0/state; echo 0 > $D/kdamonds/nr_kdamonds
+
+echo "== J. tracepoint: one target, 6 polls"
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T
+sed 's/^/format: /' $T/events/damon/damon_aggregated/format
+echo "id: $(cat $T/events/damon/damon_aggregated/id)"
+$P -T tracepoint -n 6 $W1; echo "exit $?"
+echo "after close: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds); state file: $(ls /run/pghot/)"
+echo "== K. tracepoint: two targets, the second added online after 3 polls"
+$P -T tracepoint -n 6 -t 8 -L $W2 $W1; echo "exit $?"
+echo "== L. tracepoint: the only target exits (sleep 1), another comes after 15 polls"
+sleep 1 & S=$!
+$P -T tracepoint -n 30 -t 2 -L $W1 $S > /tmp/l; echo "exit $?"
+grep -E '^(open|log|set_targets|stats|counter|closed)' /tmp/l
+grep -E '^poll' /tmp/l | cut -c1-150
+echo "after close: nr_kdamonds $(cat $D/kdamonds/nr_kdamonds); state file: $(ls /run/pghot/)"
 echo "== done"
 poweroff -f

@@ -18,7 +18,8 @@ rm -rf initrd; mkdir -p initrd/bin initrd/proc initrd/sys initrd/dev initrd/tmp 
 cp "$(command -v busybox)" initrd/bin/
 gcc -O2 -static -o initrd/bin/probe-workload "$W_SRC"
 gcc -std=c11 -D_GNU_SOURCE -O2 -static -I"$top/include" -I"$top/src" -o initrd/bin/damon-probe \
-	"$here/damon-probe.c" "$top"/src/linux/damon*.c "$top"/src/linux/sysfs_io.c "$top"/src/linux/src_log.c -lpthread
+	"$here/damon-probe.c" "$top"/src/linux/damon*.c "$top"/src/linux/sysfs_io.c "$top"/src/linux/src_log.c \
+	"$top"/src/linux/tracefs.c "$top"/src/linux/perf_ring.c "$top"/src/linux/fsroot.c -lpthread
 cp "$here/damon-vm-init.sh" initrd/init; chmod +x initrd/init
 (cd initrd && find . | cpio -o -H newc 2>/dev/null | gzip > ../initrd.gz)
 timeout 400 qemu-system-x86_64 -accel tcg -cpu max -m 2G -smp 2 -machine hmat=on \
