@@ -240,6 +240,13 @@ static int make_pipeline(struct daemon *d)
 	return 0;
 }
 
+static int set_tiers(struct daemon *d)
+{
+	int ret = daemon_set_tiers(d);
+
+	return ret ? log_ret(ret, LOG_ERR, "out of memory") : 0;
+}
+
 static int setup_targets(struct daemon *d)
 {
 	struct pghotd_config *c = &d->cfg;
@@ -340,6 +347,7 @@ int daemon_setup(struct daemon *d)
 			log_err("%s", err);
 	}
 	ret = ret ?: make_pipeline(d);
+	ret = ret ?: set_tiers(d);
 	ret = ret ?: setup_targets(d);
 	ret = ret ?: setup_sources(d);
 	ret = ret ?: ctl_open(d);
@@ -534,6 +542,8 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 		return err;
 	}
 	d->cfg = *nc;
+	if (daemon_set_tiers(d))	/* target_nid may have changed */
+		log_warn("out of memory: policy checks keep the old target node");
 	pinned_sync(d);
 	daemon_rescan(d);
 	daemon_sources_set_targets(d);

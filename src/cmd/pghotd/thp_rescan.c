@@ -8,14 +8,6 @@
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 
-/* Is @id still a target (same pid, same start time)? */
-static bool still_target(const struct daemon *d, const struct target_id *id)
-{
-	const struct pl_target *t = pl_target_find(d->pl, id->pid);
-
-	return t && t->proc.start_time == id->start_time;
-}
-
 /* The entry of @id in the table (made if new), or NULL out of memory. */
 static struct thp_seen *seen_of(struct thp_rescan *r, const struct target_id *id)
 {
@@ -44,7 +36,7 @@ static void prune_seen(struct daemon *d)
 			.pid = r->seen[i].pid, .start_time = r->seen[i].start_time,
 		};
 
-		if (still_target(d, &id))
+		if (daemon_is_target(d, &id))
 			i++;
 		else
 			r->seen[i] = r->seen[--r->nr_seen];
@@ -54,21 +46,11 @@ static void prune_seen(struct daemon *d)
 void thp_rescan_begin(struct daemon *d)
 {
 	struct thp_rescan *r = &d->thp_rescan;
-	size_t n = pl_nr_targets(d->pl);
 
 	prune_seen(d);
-	if (r->ids || !n)
+	if (r->ids)
 		return;
-	r->ids = malloc(n * sizeof(*r->ids));
-	if (!r->ids)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		const struct pl_proc *p = &pl_target_at(d->pl, i)->proc;
-
-		r->ids[i] = (struct target_id){ .pid = p->pid,
-						.start_time = p->start_time };
-	}
-	r->nr = n;
+	r->ids = daemon_target_ids(d, &r->nr);
 	r->pos = 0;
 }
 
@@ -131,7 +113,7 @@ static bool read_smaps(struct daemon *d, uint64_t now)
 	r->smaps_reads++;
 	r->smaps_bytes += r->scan.bytes;
 	smaps_scan_finish(&r->scan, &v, &n);
-	if (still_target(d, id) && (s = seen_of(r, id)))
+	if (daemon_is_target(d, id) && (s = seen_of(r, id)))
 		set_ranges(d, s, v, n, r->kb, now);
 	else
 		free(v);
@@ -159,8 +141,9 @@ void thp_rescan_step(struct daemon *d, uint64_t now)
 		}
 		id = &r->ids[r->pos];
 		rollups++;
-		if (!still_target(d, id) || !(s = seen_of(r, id)) ||
-		    !need_smaps(d, s, now)) {
+		if (!daemon_is_target(d, id) ||
+		    !migrator_wants_thp_ranges(d->mig, id->pid) ||
+		    !(s = seen_of(r, id)) || !need_smaps(d, s, now)) {
 			r->pos++;
 			continue;
 		}

@@ -25,6 +25,9 @@
 #define THP_STEP_ROLLUPS 64		/* smaps_rollup reads per loop turn */
 #define THP_REREAD_MS 60000		/* smaps read again at least this
 					 * often while AnonHugePages > 0 */
+#define THP_RANGES_MAX (1u << 20)	/* huge mappings kept per target: no
+					 * cap below vm.max_map_count (65530
+					 * by default), 16 MiB at most */
 
 /* What was last read of one target. */
 struct thp_seen {
