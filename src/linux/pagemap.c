@@ -232,7 +232,7 @@ static int by_kpageflags(struct pagemap_reader *r, int fd,
 			if (addrs[idx[j]] - addrs[idx[j - 1]] >= PAGEMAP_SPAN_GAP ||
 			    (addrs[idx[j]] >> PAGE_SHIFT) - first >= RUN_PAGES_MAX)
 				break;
-		err = kpf_run(r, fd, c, addrs, idx, j - i, ret);
+		err = kpf_run(r, fd, c, addrs, idx + i, j - i, ret);
 	}
 	free(c);
 	return err;

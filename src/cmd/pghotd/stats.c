@@ -57,6 +57,28 @@ static void source_counters(struct daemon *d, stat_fn fn, void *arg)
 	}
 }
 
+/* How folio orders are found: the method in use (gauges, one is 1) and
+ * the reads it made. */
+static void folio_counters(const struct migrator_stats *ms, stat_fn fn,
+			   void *arg)
+{
+	static const struct {
+		const char *name;
+		enum pagemap_method m;
+	} methods[] = {
+		{ "folio_method_pagemap_scan", PAGEMAP_SCAN_IOCTL },
+		{ "folio_method_kpageflags", PAGEMAP_KPAGEFLAGS },
+		{ "folio_method_ranges", PAGEMAP_RANGES },
+	};
+
+	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
+		fn(arg, methods[i].name, ms->folio_method == methods[i].m, true);
+	fn(arg, "folio_scan_ioctls", ms->pm.scan_ioctls, false);
+	fn(arg, "folio_pagemap_reads", ms->pm.pagemap_reads, false);
+	fn(arg, "folio_kpageflags_reads", ms->pm.kpageflags_reads, false);
+	fn(arg, "folio_pages_from_ranges", ms->folio_ranges, false);
+}
+
 static void pipeline_counters(struct daemon *d, stat_fn fn, void *arg)
 {
 	struct migrator_stats ms;
@@ -91,6 +113,13 @@ static void pipeline_counters(struct daemon *d, stat_fn fn, void *arg)
 	fn(arg, "migrate_syscalls", ms.syscalls, false);
 	fn(arg, "query_syscalls", ms.query_syscalls, false);
 	fn(arg, "moves_refused_pid_reused", ms.identity_mismatch, false);
+	fn(arg, "moves_refused_policy", ms.refused_policy, false);
+	fn(arg, "moves_waited_policy", ms.waited_policy, false);
+	fn(arg, "moves_refused_kernel", ms.refused_kernel, false);
+	fn(arg, "policy_status_reads", d->policy_rescan.status_reads, false);
+	fn(arg, "policy_numa_maps_reads", d->policy_rescan.numa_maps_reads, false);
+	fn(arg, "policy_numa_maps_bytes", d->policy_rescan.numa_maps_bytes, false);
+	folio_counters(&ms, fn, arg);
 }
 
 static void node_counters(struct daemon *d, stat_fn fn, void *arg)
@@ -217,6 +246,7 @@ int stats_write_prometheus(struct daemon *d)
 		{ "pghot_target_pages_recorded", offsetof(struct pl_target, pages_recorded) },
 		{ "pghot_target_pages_promoted", offsetof(struct pl_target, pages_promoted) },
 		{ "pghot_target_pages_demoted", offsetof(struct pl_target, pages_demoted) },
+		{ "pghot_target_pages_pinned", offsetof(struct pl_target, pages_pinned) },
 	};
 	char tmp[CFG_PATH_LEN + 16];
 	const char *path = d->cfg.prometheus_file;
