@@ -90,38 +90,79 @@ static bool kpf_tail(uint64_t f)
 	return (f & KPF(KPF_COMPOUND_TAIL)) && !(f & KPF(KPF_COMPOUND_HEAD));
 }
 
-unsigned int pagemap_kpf_folio(const uint64_t *flags, size_t n, size_t idx,
-			       size_t *ret_head)
+static bool kpf_head(uint64_t f)
 {
-	size_t h = idx, size = 1;
-	uint64_t f;
+	return (f & KPF(KPF_COMPOUND_HEAD)) && !(f & KPF(KPF_COMPOUND_TAIL));
+}
 
-	if (idx >= n || n > PAGEMAP_BLOCK)
-		return 0;
-	f = flags[idx];
+/* The head of the folio holding @pfn (flags @f): see pagemap_kpf_folio().
+ * Return: 1 with *@ret set, 0 none, or a negative errno. */
+static int kpf_find_head(kpf_fetch_fn fetch, void *arg, uint64_t pfn,
+			 uint64_t f, uint64_t *ret)
+{
+	uint64_t prev = pfn, c, w;
+	int err;
+
+	if (kpf_head(f)) {
+		*ret = pfn;
+		return 1;
+	}
+	for (unsigned int k = 1; k <= PAGEMAP_PMD_ORDER; k++) {
+		c = pfn & ~((UINT64_C(1) << k) - 1);
+		if (c == prev)
+			continue;
+		prev = c;
+		err = fetch(arg, c, &w);
+		if (err)
+			return err == -ERANGE ? 0 : err;
+		if (kpf_head(w) && !(w & KPF(KPF_HUGE))) {
+			*ret = c;
+			return 1;
+		}
+		if (!kpf_tail(w))
+			return 0;	/* a page between that is no tail */
+	}
+	return 0;	/* above PMD size: the head is further down */
+}
+
+int pagemap_kpf_folio(kpf_fetch_fn fetch, void *arg, uint64_t pfn,
+		      uint64_t *ret_head)
+{
+	uint64_t f, head = 0, w;
+	unsigned int j = 1;
+	int err;
+
+	err = fetch(arg, pfn, &f);
+	if (err)
+		return err == -ERANGE ? 0 : err;
 	if (!(f & KPF(KPF_THP)) || (f & KPF(KPF_HUGE)) ||
 	    !(f & (KPF(KPF_COMPOUND_HEAD) | KPF(KPF_COMPOUND_TAIL))))
 		return 0;
-	while (h > 0 && kpf_tail(flags[h]))
-		h--;
-	if (!(flags[h] & KPF(KPF_COMPOUND_HEAD)) ||
-	    (flags[h] & KPF(KPF_COMPOUND_TAIL)))
-		return 0;	/* its head is in another block: not one we know */
-	while (h + size < n && kpf_tail(flags[h + size]))
-		size++;
-	/* folios are naturally aligned in PFNs (mm/page_alloc.c) */
-	if (size < 2 || (size & (size - 1)) || (h & (size - 1)))
-		return 0;
-	*ret_head = h;
-	return (unsigned int)__builtin_ctzl(size);
+	err = kpf_find_head(fetch, arg, pfn, f, &head);
+	if (err <= 0)
+		return err;
+	while (j < PAGEMAP_PMD_ORDER && (UINT64_C(1) << j) <= pfn - head)
+		j++;	/* the folio holds @pfn: at least this order */
+	for (; j <= PAGEMAP_PMD_ORDER; j++) {
+		err = fetch(arg, head + (UINT64_C(1) << j), &w);
+		if (err && err != -ERANGE)
+			return err;
+		if (!err && kpf_tail(w))
+			continue;
+		if ((head & ((UINT64_C(1) << j) - 1)) ||
+		    pfn - head >= (UINT64_C(1) << j))
+			return 0;
+		*ret_head = head;
+		return (int)j;
+	}
+	return 0;	/* tails past a PMD: larger than we know */
 }
 
-/* Scratch of one lookup: a run's pagemap entries, and the last 512-page
- * block of kpageflags read, for the pages after it. */
+/* Scratch of one lookup: a run's pagemap entries, and the last large
+ * folio found (the next pages of it need no reads). */
 struct kpf_cache {
-	uint64_t block;			/* first PFN, UINT64_MAX: none */
-	size_t n;			/* words read */
-	uint64_t w[PAGEMAP_BLOCK];
+	uint64_t head, end;		/* PFNs [head, end), end 0: none */
+	unsigned int order;
 	uint64_t ent[RUN_PAGES_MAX];
 };
 
@@ -137,46 +178,41 @@ static int kpf_open(struct pagemap_reader *r)
 	return r->kpf_fd < 0 ? -EOPNOTSUPP : 0;
 }
 
-/* @n words of kpageflags from PFN @pfn into @w. Return: words read. */
-static ssize_t kpf_read(struct pagemap_reader *r, uint64_t pfn, uint64_t *w,
-			size_t n)
+/* kpf_fetch_fn over <procfs>/kpageflags. */
+static int kpf_pread(void *arg, uint64_t pfn, uint64_t *ret)
 {
+	struct pagemap_reader *r = arg;
 	ssize_t got;
 
-	if (pfn > (uint64_t)INT64_MAX / sizeof(*w))
-		return 0;
+	if (pfn > (uint64_t)INT64_MAX / sizeof(*ret))
+		return -ERANGE;
 	r->st.kpageflags_reads++;
-	got = pread(r->kpf_fd, w, n * sizeof(*w), (off_t)(pfn * sizeof(*w)));
-	return got < 0 ? -errno : got / (ssize_t)sizeof(*w);
+	got = pread(r->kpf_fd, ret, sizeof(*ret), (off_t)(pfn * sizeof(*ret)));
+	if (got < 0)
+		return -errno;
+	return got == sizeof(*ret) ? 0 : -ERANGE;
 }
 
 /* The order of the folio of the page at @addr on @pfn (0: base page). */
 static int kpf_order(struct pagemap_reader *r, struct kpf_cache *c,
 		     uint64_t addr, uint64_t pfn)
 {
-	uint64_t block = pfn & ~(uint64_t)(PAGEMAP_BLOCK - 1), f, head_addr;
-	size_t head;
-	unsigned int order;
-	ssize_t got;
+	uint64_t head, head_addr;
+	int order;
 
-	if (c->block != block) {
-		got = kpf_read(r, pfn, &f, 1);
-		if (got < 0)
-			return (int)got;
-		if (got < 1 || !(f & KPF(KPF_THP)))
-			return 0;
-		got = kpf_read(r, block, c->w, PAGEMAP_BLOCK);
-		if (got < 0)
-			return (int)got;
-		c->block = block;
-		c->n = (size_t)got;
+	if (pfn >= c->head && pfn < c->end) {
+		head = c->head;
+		order = (int)c->order;
+	} else {
+		order = pagemap_kpf_folio(kpf_pread, r, pfn, &head);
+		if (order <= 0)
+			return order;
+		c->head = head;
+		c->end = head + (UINT64_C(1) << order);
+		c->order = (unsigned int)order;
 	}
-	order = pagemap_kpf_folio(c->w, c->n, (size_t)(pfn - block), &head);
-	if (!order)
-		return 0;
-	head_addr = addr - ((pfn - block - head) << PAGE_SHIFT);
-	return head_addr & ((UINT64_C(1) << (PAGE_SHIFT + order)) - 1) ?
-		       0 : (int)order;
+	head_addr = addr - ((pfn - head) << PAGE_SHIFT);
+	return head_addr & ((UINT64_C(1) << (PAGE_SHIFT + order)) - 1) ? 0 : order;
 }
 
 /* Pages @idx[0..n) (sorted, within RUN_PAGES_MAX pages): one pagemap
@@ -224,12 +260,12 @@ static int by_kpageflags(struct pagemap_reader *r, int fd,
 
 	if (!c)
 		return -ENOMEM;
-	c->block = UINT64_MAX;
+	c->end = 0;
 	for (size_t i = 0, j; !err && i < k; i = j) {
 		uint64_t first = addrs[idx[i]] >> PAGE_SHIFT;
 
 		for (j = i + 1; j < k; j++)
-			if (addrs[idx[j]] - addrs[idx[j - 1]] >= PAGEMAP_SPAN_GAP ||
+			if (addrs[idx[j]] - addrs[idx[j - 1]] >= PAGEMAP_RUN_GAP ||
 			    (addrs[idx[j]] >> PAGE_SHIFT) - first >= RUN_PAGES_MAX)
 				break;
 		err = kpf_run(r, fd, c, addrs, idx + i, j - i, ret);

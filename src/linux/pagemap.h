@@ -13,8 +13,8 @@
  *                 Documentation/admin-guide/mm/pagemap.rst), one pread per
  *                 run of nearby addresses, and /proc/kpageflags for each
  *                 PFN (KPF_THP with KPF_COMPOUND_HEAD/TAIL: a large folio;
- *                 its head and size from the flags of its aligned 512-page
- *                 block). Needs CAP_SYS_ADMIN: without it the kernel
+ *                 its head and size from a few more words:
+ *                 pagemap_kpf_folio()). Needs CAP_SYS_ADMIN: without it the kernel
  *                 reports PFN 0 and kpageflags cannot be opened.
  *   ranges        neither works (an old kernel without the privileges, a
  *                 fake procfs without the files): the caller decides from
@@ -86,9 +86,10 @@ void pagemap_release(struct pagemap_reader *r);
  *         placed), PAGEMAP_PMD_ORDER a PMD-mapped THP, between them a
  *         PTE-mapped large folio.
  *
- * Work: the @want addresses sorted once; one ioctl or one pagemap pread
- * per span of addresses less than PAGEMAP_SPAN_GAP apart; one kpageflags
- * pread per page, and one of its 512-page block for each large folio.
+ * Work: the @want addresses sorted once; one ioctl per span of addresses
+ * less than PAGEMAP_SPAN_GAP apart, or one pagemap pread per run of them
+ * less than PAGEMAP_RUN_GAP apart, one kpageflags pread per page and at
+ * most 20 more per large folio (none for the next pages of the same one).
  *
  * Return: 0 with @ret filled; -EOPNOTSUPP when no per-page method works
  * (r->method is then PAGEMAP_RANGES: the caller uses its ranges);
@@ -100,23 +101,36 @@ int pagemap_orders(struct pagemap_reader *r, pid_t pid, const uint64_t *addrs,
 		   const bool *want, size_t n, uint8_t *ret);
 
 #define PAGEMAP_LOOKUP_MAX 1024
-/* Addresses closer than this share one ioctl / one pread. */
+/* Addresses closer than this share one ioctl (a scan walks the page tables
+ * in between) / one pagemap pread (which reads 8 bytes per page in
+ * between): a system call costs about what the kernel spends on a few
+ * dozen pages of either. */
+#ifndef PAGEMAP_SPAN_GAP
 #define PAGEMAP_SPAN_GAP (UINT64_C(2) << 20)
+#endif
+#ifndef PAGEMAP_RUN_GAP
+#define PAGEMAP_RUN_GAP (UINT64_C(32) << 12)
+#endif
+
+/* Reads the kpageflags word of PFN @pfn into *@ret: 0, or a negative errno
+ * (-ERANGE: past the end of the file). */
+typedef int (*kpf_fetch_fn)(void *arg, uint64_t pfn, uint64_t *ret);
 
 /**
- * pagemap_kpf_folio() - the large folio around page @idx of a block of
- * kpageflags words (@flags[0] the first page of a 512-page aligned PFN
- * block, @n <= PAGEMAP_BLOCK words read): its first page in the block and
- * its order. A parser of what the kernel wrote (fs/proc/page.c
- * stable_page_flags()): a page with KPF_THP and KPF_COMPOUND_HEAD or _TAIL
- * belongs to a large folio, which starts at the nearest KPF_COMPOUND_HEAD
- * at or below @idx and runs over the KPF_COMPOUND_TAIL pages after it; a
- * folio is aligned to its size in PFNs, so a head or a size that is not
- * is no folio this reader believes.
- * Return: the order (1..PAGEMAP_PMD_ORDER) with *@ret_head set, or 0: a
- * base page, hugetlb (KPF_HUGE), or flags that do not make one folio.
+ * pagemap_kpf_folio() - the large folio holding PFN @pfn, from kpageflags
+ * words read through @fetch. A parser of what the kernel writes (fs/proc/
+ * page.c stable_page_flags()): a page with KPF_THP and KPF_COMPOUND_HEAD
+ * or _TAIL is in a large folio; a folio of order k starts at a head
+ * aligned to 2^k PFNs and runs over tails only, so its head is the first
+ * KPF_COMPOUND_HEAD among @pfn rounded down to 2, 4, ..., 512 (every
+ * candidate before it a tail), and its order the first j with the page at
+ * head + 2^j not a tail. Reads at most 2 * PAGEMAP_PMD_ORDER + 2 words
+ * (a 512-word read costs about 100 times one word's).
+ * Return: the order (1..PAGEMAP_PMD_ORDER) with *@ret_head set, 0 for a
+ * base page, hugetlb (KPF_HUGE), a folio above PMD size or flags that do
+ * not make one folio, or a negative errno of @fetch.
  */
-unsigned int pagemap_kpf_folio(const uint64_t *flags, size_t n, size_t idx,
-			       size_t *ret_head);
+int pagemap_kpf_folio(kpf_fetch_fn fetch, void *arg, uint64_t pfn,
+		      uint64_t *ret_head);
 
 #endif /* PGHOT_LINUX_PAGEMAP_H */

@@ -161,40 +161,83 @@ static void test_refused_pages_bounded(void **state)
 
 /* ---- kpageflags --------------------------------------------------------- */
 
+/* kpageflags words of PFNs BASE.. from an array. */
+#define BASE 0x40000
+struct words {
+	const uint64_t *w;
+	size_t n;
+	int reads;
+};
+
+static int fetch_words(void *arg, uint64_t pfn, uint64_t *ret)
+{
+	struct words *ws = arg;
+
+	ws->reads++;
+	if (pfn < BASE || pfn - BASE >= ws->n)
+		return -ERANGE;
+	*ret = ws->w[pfn - BASE];
+	return 0;
+}
+
+static int folio_at(const uint64_t *w, size_t n, size_t idx, size_t *ret_head,
+		    int *ret_reads)
+{
+	struct words ws = { .w = w, .n = n };
+	uint64_t head = 0;
+	int order = pagemap_kpf_folio(fetch_words, &ws, BASE + idx, &head);
+
+	*ret_head = order > 0 ? (size_t)(head - BASE) : SIZE_MAX;
+	if (ret_reads)
+		*ret_reads = ws.reads;
+	return order;
+}
+
 static void test_kpf_folio(void **state)
 {
-	uint64_t f[PAGEMAP_BLOCK] = { 0 };
-	size_t head = 99;
+	static uint64_t f[2 * PAGEMAP_BLOCK];
+	size_t head;
+	int reads;
 
-	/* one PMD folio: every page finds the head and order 9 */
+	/* one PMD folio: every page finds the head and order 9, in a few
+	 * reads (not the 512 words) */
+	memset(f, 0, sizeof(f));
 	f[0] = HEAD;
 	for (size_t i = 1; i < PAGEMAP_BLOCK; i++)
 		f[i] = TAIL;
-	assert_int_equal(pagemap_kpf_folio(f, PAGEMAP_BLOCK, 300, &head), 9);
-	assert_int_equal(head, 0);
+	for (size_t i = 0; i < PAGEMAP_BLOCK; i += 37) {
+		assert_int_equal(folio_at(f, PAGEMAP_BLOCK, i, &head, &reads), 9);
+		assert_int_equal(head, 0);
+		assert_true(reads <= 2 * PAGEMAP_PMD_ORDER + 2);
+	}
+	/* past the end of the file: the folio ends there */
+	assert_int_equal(folio_at(f, PAGEMAP_BLOCK, 511, &head, NULL), 9);
+	/* tails past a PMD: larger than we know */
+	f[PAGEMAP_BLOCK] = TAIL;
+	assert_int_equal(folio_at(f, 2 * PAGEMAP_BLOCK, 5, &head, NULL), 0);
 	/* 16-page folios at 32, a base page at 48, a hugetlb head at 64 */
 	memset(f, 0, sizeof(f));
 	f[32] = HEAD;
 	for (size_t i = 33; i < 48; i++)
 		f[i] = TAIL;
 	f[64] = HEAD | KPF(KPF_HUGE);
-	assert_int_equal(pagemap_kpf_folio(f, PAGEMAP_BLOCK, 40, &head), 4);
+	assert_int_equal(folio_at(f, PAGEMAP_BLOCK, 40, &head, NULL), 4);
 	assert_int_equal(head, 32);
-	assert_int_equal(pagemap_kpf_folio(f, PAGEMAP_BLOCK, 48, &head), 0);
-	assert_int_equal(pagemap_kpf_folio(f, PAGEMAP_BLOCK, 64, &head), 0);
-	/* not aligned to its size, no head in the block, too short a read */
+	assert_int_equal(folio_at(f, PAGEMAP_BLOCK, 32, &head, NULL), 4);
+	assert_int_equal(folio_at(f, PAGEMAP_BLOCK, 47, &head, NULL), 4);
+	assert_int_equal(folio_at(f, PAGEMAP_BLOCK, 48, &head, NULL), 0);
+	assert_int_equal(folio_at(f, PAGEMAP_BLOCK, 64, &head, NULL), 0);
+	/* not aligned to its size; no head below; a page between no tail */
 	memset(f, 0, sizeof(f));
 	f[8] = HEAD;
 	for (size_t i = 9; i < 24; i++)
 		f[i] = TAIL;
-	assert_int_equal(pagemap_kpf_folio(f, PAGEMAP_BLOCK, 10, &head), 0);
+	assert_int_equal(folio_at(f, PAGEMAP_BLOCK, 10, &head, NULL), 0);
 	f[8] = TAIL;
-	assert_int_equal(pagemap_kpf_folio(f, PAGEMAP_BLOCK, 10, &head), 0);
-	f[0] = HEAD;
-	for (size_t i = 1; i < 8; i++)
-		f[i] = TAIL;
-	assert_int_equal(pagemap_kpf_folio(f, 12, 10, &head), 0);
-	assert_int_equal(pagemap_kpf_folio(f, 12, 12, &head), 0);
+	assert_int_equal(folio_at(f, PAGEMAP_BLOCK, 10, &head, NULL), 0);
+	f[8] = HEAD;
+	f[12] = 0;
+	assert_int_equal(folio_at(f, PAGEMAP_BLOCK, 13, &head, NULL), 0);
 }
 
 /* ---- pagemap over fake files --------------------------------------------- */
@@ -277,9 +320,9 @@ static void test_pagemap_fake(void **state)
 	assert_int_equal(order[2], 0);
 	assert_int_equal(order[3], 0);	/* head not aligned: the page itself */
 	assert_int_equal(order[5], 0);	/* not present */
-	/* nearby pages, one pagemap read: [VA, VA + 2 MiB + 12 KiB] and
-	 * [VA + 4 MiB + 12 KiB] and [VA + 8 MiB] */
-	assert_int_equal(r.st.pagemap_reads, 3);
+	/* pages less than PAGEMAP_RUN_GAP apart share a pagemap read: VA +
+	 * 20 and 24 KiB, VA + 2 MiB - 4 and + 12 KiB; the others alone */
+	assert_int_equal(r.st.pagemap_reads, 4);
 	want[1] = false;
 	assert_int_equal(pagemap_orders(&r, 5, a, want, 6, order), 0);
 	assert_int_equal(order[1], 0);
