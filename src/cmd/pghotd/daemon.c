@@ -122,6 +122,7 @@ static void src_close(struct daemon *d, size_t idx)
 
 	if (!s->desc)
 		return;
+	stats_keep_source(d, idx);
 	s->desc->ops->close(s->priv);
 	s->desc = NULL;
 	s->priv = NULL;
@@ -378,6 +379,7 @@ void daemon_teardown(struct daemon *d)
 		src_close(d, s);
 	ctl_close(d);
 	chores_release(d);
+	stats_release(d);
 	pidpins_release(&d->pins);
 	if (d->sigfd >= 0)
 		close(d->sigfd);

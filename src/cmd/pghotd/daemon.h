@@ -53,11 +53,23 @@ struct daemon_clock {
 
 struct daemon;
 
+/* A counter of a source that is no longer open (stats.c). */
+struct src_kept {
+	char name[64];
+	uint64_t v;
+};
+
 struct daemon_src {
 	const struct src_desc *desc;	/* NULL: not running */
 	void *priv;
 	uint64_t next_ms;
 	struct daemon *daemon;		/* for the sink */
+	/* what the earlier opens of this source counted (a reload reopens a
+	 * source whose keys changed): added to the open one's, so that no
+	 * counter goes backwards; stats_keep_source() */
+	struct src_stats base;
+	struct src_kept *kept;		/* its own counters, gauges not */
+	size_t nr_kept;
 };
 
 struct daemon_stats {
@@ -150,6 +162,11 @@ void stats_foreach(struct daemon *d,
 			      bool gauge),
 		   void *arg);
 int stats_write_prometheus(struct daemon *d);
+/* Source @idx is about to close: keep its counters (out of memory: its own
+ * counters are not kept, and may go back to 0). */
+void stats_keep_source(struct daemon *d, size_t idx);
+/* Free what stats_keep_source() kept. */
+void stats_release(struct daemon *d);
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
 
 #endif

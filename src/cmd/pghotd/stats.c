@@ -32,28 +32,98 @@ static void engine_counters(struct daemon *d, stat_fn fn, void *arg)
 	}
 }
 
+static uint64_t *kept_of(struct daemon_src *s, const char *name, bool add)
+{
+	struct src_kept *k;
+
+	for (size_t i = 0; i < s->nr_kept; i++)
+		if (!strcmp(s->kept[i].name, name))
+			return &s->kept[i].v;
+	if (!add)
+		return NULL;
+	k = realloc(s->kept, (s->nr_kept + 1) * sizeof(*k));
+	if (!k)
+		return NULL;
+	s->kept = k;
+	k = &s->kept[s->nr_kept++];
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->v = 0;
+	return &k->v;
+}
+
+static void keep_one(void *arg, const char *name, uint64_t v, bool gauge)
+{
+	uint64_t *k = gauge ? NULL : kept_of(arg, name, true);
+
+	if (k)
+		*k += v;
+}
+
+void stats_keep_source(struct daemon *d, size_t idx)
+{
+	struct daemon_src *s = &d->src[idx];
+	struct src_stats ss = { 0 };
+
+	if (!s->desc)
+		return;
+	s->desc->ops->stats(s->priv, &ss);
+	s->base.reports += ss.reports;
+	s->base.bytes_reported += ss.bytes_reported;
+	s->base.malformed += ss.malformed;
+	s->base.errors += ss.errors;
+	s->base.dropped += ss.dropped;
+	if (s->desc->ops->counters)
+		s->desc->ops->counters(s->priv, keep_one, s);
+}
+
+void stats_release(struct daemon *d)
+{
+	for (size_t i = 0; i < SRC_MAX; i++) {
+		free(d->src[i].kept);
+		d->src[i].kept = NULL;
+		d->src[i].nr_kept = 0;
+	}
+}
+
+/* A source's own counter: the open one's plus what earlier opens kept. */
+struct with_kept {
+	struct daemon_src *s;
+	stat_fn fn;
+	void *arg;
+};
+
+static void emit_with_kept(void *arg, const char *name, uint64_t v, bool gauge)
+{
+	struct with_kept *w = arg;
+	uint64_t *k = gauge ? NULL : kept_of(w->s, name, false);
+
+	w->fn(w->arg, name, v + (k ? *k : 0), gauge);
+}
+
 static void source_counters(struct daemon *d, stat_fn fn, void *arg)
 {
 	char name[128];
 
 	for (size_t s = 0; s < src_registry_len; s++) {
+		struct daemon_src *src = &d->src[s];
 		struct src_stats ss = { 0 };
+		struct with_kept w = { .s = src, .fn = fn, .arg = arg };
 
-		if (d->src[s].desc)
-			d->src[s].desc->ops->stats(d->src[s].priv, &ss);
+		if (src->desc)
+			src->desc->ops->stats(src->priv, &ss);
 		else if (!(d->cfg.sources & (1u << s)))
 			continue;
 #define SRC(field, label)                                                     \
 	snprintf(name, sizeof(name), "source_%s_%s", src_registry[s]->name, label); \
-	fn(arg, name, ss.field, false)
+	fn(arg, name, ss.field + src->base.field, false)
 		SRC(reports, "reports");
 		SRC(bytes_reported, "bytes");
 		SRC(malformed, "malformed");
 		SRC(errors, "errors");
 		SRC(dropped, "dropped");
 #undef SRC
-		if (d->src[s].desc && d->src[s].desc->ops->counters)
-			d->src[s].desc->ops->counters(d->src[s].priv, fn, arg);
+		if (src->desc && src->desc->ops->counters)
+			src->desc->ops->counters(src->priv, emit_with_kept, &w);
 	}
 }
 
