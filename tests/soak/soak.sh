@@ -161,9 +161,11 @@ for c in "${CHURN[@]}"; do kill "$c" 2>/dev/null; wait "$c" 2>/dev/null; done
 CHURN=()
 sleep 1
 kill -TERM "$DPID"
-( sleep 60; kill -9 "$DPID" 2>/dev/null ) &
+( sleep 60; kill -9 "$DPID" 2>/dev/null ) >/dev/null 2>&1 &
+WATCHDOG=$!
 wait "$DPID"
 rc=$?
+kill "$WATCHDOG" 2>/dev/null
 DPID=
 reports=$(cat "$T"/asan.* 2>/dev/null | grep -c .)
 cat "$T/samples"

@@ -8,10 +8,12 @@
  *
  * numa_maps costs what smaps_rollup does (the kernel walks every mapping's
  * page tables to count pages per node: about 5 ms per GiB resident in
- * 4 KiB pages on the development machine), so it is read when a target is
- * new and then at most every POLICY_REREAD_MS; Mems_allowed at every
- * rescan. A new target's moves wait (migrator_track()) until its first
- * read is done: a few loop turns.
+ * 4 KiB pages on the development machine), which pghotd no longer reads
+ * where folios are looked up per page; it is read at every rescan (5 s by
+ * default), but not more often than every POLICY_REREAD_MS per target with
+ * a smaller rescan_ms; Mems_allowed at every rescan. A mapping bound after
+ * the last read is seen at the next. A new target's moves wait
+ * (migrator_track()) until its first read is done: a few loop turns.
  */
 #ifndef PGHOT_CMD_PGHOTD_POLICY_RESCAN_H
 #define PGHOT_CMD_PGHOTD_POLICY_RESCAN_H
@@ -26,7 +28,8 @@
 
 #define POLICY_STEP_BYTES (256u << 10)	/* numa_maps bytes per loop turn */
 #define POLICY_STEP_STATUS 64		/* status reads per loop turn */
-#define POLICY_REREAD_MS 60000		/* numa_maps read again after */
+#define POLICY_REREAD_MS 5000		/* numa_maps read again at most
+					 * this often per target */
 
 /* When a target's numa_maps was last read. */
 struct policy_seen {
