@@ -12,9 +12,19 @@ CC=${CC:-cc}
 command -v "$CC" >/dev/null || { echo "a C compiler is needed for the shim"; exit 77; }
 "$CC" -shared -fPIC -O1 -o "$T/shim.so" "$FAKES/move_pages_shim.c" || fail "shim does not build"
 
-# numa_maps NAME LINE...: the fake numa_maps of pid 4242
+# numa_maps LINE...: the fake numa_maps of pid 4242
 numa_maps() { printf '%s\n' "$@" >"$T/proc/4242/numa_maps"; }
 count_log() { grep -cF -- "$1" "$T/log"; }
+# run FREQ FEED [ENGINE KEY...] -- [START ARGS...]: pid 4242 fed from FEED
+run() {
+	local freq=$1 feed=$2 keys=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do keys+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	config "[engine]" "enabled_sources = feed" "freq_threshold = $freq" "sleep_ms = 50" \
+		"${keys[@]}" "[targets]" "pids = 4242" "[feed]" "path = $feed"
+	start "$@"
+}
 
 # 1. mapping policies: default, bind:1 (lower tier), interleave, prefer:0,
 # bind:0-1; two accesses each (freq_threshold 2)
@@ -26,9 +36,7 @@ numa_maps "7f0000000000 default anon=512 dirty=512 N1=512 kernelpagesize_kB=4" \
 	"7f3000000000 prefer:0 anon=512 dirty=512 N1=512 kernelpagesize_kB=4" \
 	"7f4000000000 bind:0-1 anon=512 dirty=512 N1=512 kernelpagesize_kB=4"
 for r in 1 2; do for m in 0 1 2 3 4; do echo "4242 0x7f${m}000005000"; done; done >"$T/feed"
-config "[engine]" "enabled_sources = feed" "freq_threshold = 2" "sleep_ms = 50" \
-	"[targets]" "pids = 4242" "[feed]" "path = $T/feed"
-start --migrator=fake:1
+run 2 "$T/feed" -- --migrator=fake:1
 wait_stat pgpromote_success 3
 sleep 0.3
 [ "$(stat_of pgpromote_success)" = 3 ] || fail "promoted $(stat_of pgpromote_success), wanted 3"
@@ -48,9 +56,7 @@ machine 2node-tiers
 proc 4242 worker 102400
 printf 'Mems_allowed:\t00000000,00000002\nMems_allowed_list:\t1\n' >>"$T/proc/4242/status"
 for r in 1 2; do echo "4242 0x7f0000005000"; echo "4242 0x7f0000006000"; done >"$T/feed"
-config "[engine]" "enabled_sources = feed" "freq_threshold = 2" "sleep_ms = 50" \
-	"[targets]" "pids = 4242" "[feed]" "path = $T/feed"
-start --migrator=fake:1
+run 2 "$T/feed" -- --migrator=fake:1
 wait_stat pages_pinned 4
 sleep 0.3
 [ "$(stat_of pgpromote_success)" = 0 ] || fail "promoted against the cpuset"
@@ -65,9 +71,7 @@ machine 3node-tiers
 proc 4242 worker 102400
 numa_maps "7f0000000000 bind:1-2 anon=512 dirty=512 N2=512 kernelpagesize_kB=4"
 for r in 1 2; do echo "4242 0x7f0000005000 1"; echo "4242 0x7f0000006000 0"; done >"$T/feed"
-config "[engine]" "mode = precise" "enabled_sources = feed" "freq_threshold = 2" "sleep_ms = 50" \
-	"[targets]" "pids = 4242" "[feed]" "path = $T/feed"
-start --migrator=fake:2
+run 2 "$T/feed" "mode = precise" -- --migrator=fake:2
 wait_stat pgpromote_success 1
 wait_stat pghot_promote_fail_perm 1
 grep -qF "fake: move pid 4242 addr 0x7f0000005000 to node 1" "$T/log" || fail "accessed from node 1: not moved there"
@@ -80,9 +84,7 @@ ok "precise: bind:1-2 lets a page go to its accessor's node 1, not to node 0"
 machine 2node-tiers
 proc 4242 worker 102400
 rm -f "$T/fifo" && mkfifo "$T/fifo"
-config "[engine]" "enabled_sources = feed" "freq_threshold = 1" "sleep_ms = 50" \
-	"[targets]" "pids = 4242" "[feed]" "path = $T/fifo"
-SHIM_MOVE=eacces SHIM_LOG="$T/moves" LD_PRELOAD="$T/shim.so" start
+SHIM_MOVE=eacces SHIM_LOG="$T/moves" LD_PRELOAD="$T/shim.so" run 1 "$T/fifo"
 exec 3>"$T/fifo"
 for a in 1 2 3 4 5 6 7 8; do printf '4242 0x7f000000%d000\n' $a >&3; done
 wait_stat migrate_syscalls 1
@@ -103,10 +105,8 @@ ok "EACCES for the call: one move_pages, then pinned, said once"
 machine 2node-tiers
 proc 4242 worker 102400
 rm -f "$T/fifo" && mkfifo "$T/fifo"
-config "[engine]" "enabled_sources = feed" "freq_threshold = 1" "sleep_ms = 50" \
-	"[targets]" "pids = 4242" "[feed]" "path = $T/fifo"
 : >"$T/moves"
-SHIM_MOVE=shared SHIM_LOG="$T/moves" LD_PRELOAD="$T/shim.so" start
+SHIM_MOVE=shared SHIM_LOG="$T/moves" LD_PRELOAD="$T/shim.so" run 1 "$T/fifo"
 exec 3>"$T/fifo"
 for r in 1 2 3; do
 	for a in 1 2 3 4 5 6 7 8; do printf '4242 0x7f000000%d000\n' $a >&3; done

@@ -27,7 +27,8 @@ static const struct pl_node nodes[] = {
 
 static struct fake_machine fm;
 
-static struct pl *new_pl(bool demote)
+/* A pipeline over a fresh fake machine, with its ops or others. */
+static struct pl *new_pl_ops(bool demote, const struct pl_ops *ops)
 {
 	struct pl_params p;
 	char err[256] = "";
@@ -39,10 +40,15 @@ static struct pl *new_pl(bool demote)
 	fm.total[1] = 512 * MIB;
 	pl_params_default(PGHOT_MODE_DEFAULT, &p);
 	p.demote_enabled = demote;
-	pl = pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err));
+	pl = pl_new(&p, nodes, 2, ops, &fm, err, sizeof(err));
 	if (!pl)
 		fail_msg("pl_new: %s", err);
 	return pl;
+}
+
+static struct pl *new_pl(bool demote)
+{
+	return new_pl_ops(demote, &fm_ops);
 }
 
 static void free_pl(struct pl *pl)
@@ -329,8 +335,6 @@ static int move_answers_nonsense(void *arg, const struct pl_proc *p,
 static void test_demote_failed_move(void **state)
 {
 	static struct pl_ops ops[2];
-	struct pl_params p;
-	char err[256];
 
 	ops[0] = ops[1] = fm_ops;
 	ops[0].move = move_fails_whole;
@@ -342,14 +346,7 @@ static void test_demote_failed_move(void **state)
 		struct pl_stats st;
 		uint64_t fail = 0;
 
-		memset(&fm, 0, sizeof(fm));
-		fm.perm_node = -1;
-		fm.total[0] = 128 * MIB;
-		fm.total[1] = 512 * MIB;
-		pl_params_default(PGHOT_MODE_DEFAULT, &p);
-		p.demote_enabled = true;
-		pl = pl_new(&p, nodes, 2, &ops[k], &fm, err, sizeof(err));
-		assert_non_null(pl);
+		pl = new_pl_ops(true, &ops[k]);
 		b = fm_add(&fm, 200, 7, 0x80000000, 4096, 0);
 		add_target(pl, b);
 		pressure();

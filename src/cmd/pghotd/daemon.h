@@ -145,6 +145,15 @@ bool daemon_is_target(const struct daemon *d, const struct target_id *id);
 /* The identities of the targets now, malloc'ed (NULL: none, or out of
  * memory), for a pass over them (thp_rescan.c, policy_rescan.c). */
 struct target_id *daemon_target_ids(const struct daemon *d, size_t *ret_n);
+/* Tables of what a pass saw of each target (thp_rescan.c,
+ * policy_rescan.c): entries of @size bytes, each starting with its
+ * target's struct target_id. daemon_seen_of(): the entry of @id, made
+ * (zeroed) if new; NULL out of memory. daemon_seen_prune(): drop the
+ * entries of processes that are no longer targets. */
+void *daemon_seen_of(void **tab, size_t *n, size_t size,
+		     const struct target_id *id);
+void daemon_seen_prune(const struct daemon *d, void *tab, size_t *n,
+		       size_t size);
 /* Tell the migrator where promotions go (target_nid, or in precise mode
  * every top-tier node with memory). Return: 0 or -ENOMEM. */
 int daemon_set_tiers(struct daemon *d);

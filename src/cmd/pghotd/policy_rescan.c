@@ -9,46 +9,16 @@
 #include "cmd/pghotd/daemon.h"
 
 /* The entry of @id in the table (made if new), or NULL out of memory. */
-static struct policy_seen *seen_of(struct policy_rescan *r,
-				   const struct target_id *id)
+static struct policy_seen *seen_of(struct policy_rescan *r, const struct target_id *id)
 {
-	struct policy_seen *v;
-
-	for (size_t i = 0; i < r->nr_seen; i++)
-		if (r->seen[i].pid == id->pid &&
-		    r->seen[i].start_time == id->start_time)
-			return &r->seen[i];
-	v = realloc(r->seen, (r->nr_seen + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	r->seen = v;
-	v = &r->seen[r->nr_seen++];
-	*v = (struct policy_seen){ .pid = id->pid, .start_time = id->start_time };
-	return v;
-}
-
-/* Entries of targets that are gone. */
-static void prune_seen(struct daemon *d)
-{
-	struct policy_rescan *r = &d->policy_rescan;
-
-	for (size_t i = 0; i < r->nr_seen;) {
-		struct target_id id = {
-			.pid = r->seen[i].pid, .start_time = r->seen[i].start_time,
-		};
-
-		if (daemon_is_target(d, &id))
-			i++;
-		else
-			r->seen[i] = r->seen[--r->nr_seen];
-	}
+	return daemon_seen_of((void **)&r->seen, &r->nr_seen, sizeof(*r->seen), id);
 }
 
 void policy_rescan_begin(struct daemon *d)
 {
 	struct policy_rescan *r = &d->policy_rescan;
 
-	prune_seen(d);
+	daemon_seen_prune(d, r->seen, &r->nr_seen, sizeof(*r->seen));
 	if (r->ids)
 		return;
 	r->ids = daemon_target_ids(d, &r->nr);

@@ -33,8 +33,7 @@
 
 /* When a target's numa_maps was last read. */
 struct policy_seen {
-	pid_t pid;
-	uint64_t start_time;
+	struct target_id id;		/* first: daemon_seen_of() */
 	uint64_t read_ms;		/* 0: never */
 };
 

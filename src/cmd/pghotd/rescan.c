@@ -78,6 +78,40 @@ struct target_id *daemon_target_ids(const struct daemon *d, size_t *ret_n)
 	return ids;
 }
 
+void *daemon_seen_of(void **tab, size_t *n, size_t size,
+		     const struct target_id *id)
+{
+	char *v = *tab;
+	struct target_id *e;
+
+	for (size_t i = 0; i < *n; i++) {
+		e = (struct target_id *)(v + i * size);
+		if (e->pid == id->pid && e->start_time == id->start_time)
+			return e;
+	}
+	v = realloc(v, (*n + 1) * size);
+	if (!v)
+		return NULL;
+	*tab = v;
+	e = memset(v + (*n)++ * size, 0, size);
+	e->pid = id->pid;
+	e->start_time = id->start_time;
+	return e;
+}
+
+void daemon_seen_prune(const struct daemon *d, void *tab, size_t *n,
+		       size_t size)
+{
+	char *v = tab;
+
+	for (size_t i = 0; i < *n;) {
+		if (daemon_is_target(d, (const struct target_id *)(v + i * size)))
+			i++;
+		else if (--*n > i)
+			memcpy(v + i * size, v + *n * size, size);
+	}
+}
+
 int daemon_set_tiers(struct daemon *d)
 {
 	struct nodemask lower = { 0 };

@@ -11,43 +11,14 @@
 /* The entry of @id in the table (made if new), or NULL out of memory. */
 static struct thp_seen *seen_of(struct thp_rescan *r, const struct target_id *id)
 {
-	struct thp_seen *v;
-
-	for (size_t i = 0; i < r->nr_seen; i++)
-		if (r->seen[i].pid == id->pid &&
-		    r->seen[i].start_time == id->start_time)
-			return &r->seen[i];
-	v = realloc(r->seen, (r->nr_seen + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	r->seen = v;
-	v = &r->seen[r->nr_seen++];
-	*v = (struct thp_seen){ .pid = id->pid, .start_time = id->start_time };
-	return v;
-}
-
-/* Entries of targets that are gone. */
-static void prune_seen(struct daemon *d)
-{
-	struct thp_rescan *r = &d->thp_rescan;
-
-	for (size_t i = 0; i < r->nr_seen;) {
-		struct target_id id = {
-			.pid = r->seen[i].pid, .start_time = r->seen[i].start_time,
-		};
-
-		if (daemon_is_target(d, &id))
-			i++;
-		else
-			r->seen[i] = r->seen[--r->nr_seen];
-	}
+	return daemon_seen_of((void **)&r->seen, &r->nr_seen, sizeof(*r->seen), id);
 }
 
 void thp_rescan_begin(struct daemon *d)
 {
 	struct thp_rescan *r = &d->thp_rescan;
 
-	prune_seen(d);
+	daemon_seen_prune(d, r->seen, &r->nr_seen, sizeof(*r->seen));
 	if (r->ids)
 		return;
 	r->ids = daemon_target_ids(d, &r->nr);
@@ -64,7 +35,7 @@ static void set_ranges(struct daemon *d, struct thp_seen *s,
 		       struct addr_range *v, size_t n, uint64_t kb,
 		       uint64_t now)
 {
-	if (migrator_set_thp(d->mig, s->pid, v, n))
+	if (migrator_set_thp(d->mig, s->id.pid, v, n))
 		n = 0;	/* out of memory: @v is freed, none known */
 	s->nr = n;
 	s->kb = kb;
@@ -76,7 +47,7 @@ static bool need_smaps(struct daemon *d, struct thp_seen *s, uint64_t now)
 {
 	struct thp_rescan *r = &d->thp_rescan;
 
-	if (proc_read_thp_kb(d->cfg.procfs_root, s->pid, &r->kb)) {
+	if (proc_read_thp_kb(d->cfg.procfs_root, s->id.pid, &r->kb)) {
 		r->kb = UINT64_MAX;	/* no smaps_rollup (Linux < 4.14) */
 		return !s->read_ms || now - s->read_ms >= THP_REREAD_MS;
 	}

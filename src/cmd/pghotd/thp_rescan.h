@@ -31,8 +31,7 @@
 
 /* What was last read of one target. */
 struct thp_seen {
-	pid_t pid;
-	uint64_t start_time;
+	struct target_id id;		/* first: daemon_seen_of() */
 	uint64_t kb;			/* smaps_rollup AnonHugePages then;
 					 * UINT64_MAX: no smaps_rollup */
 	uint64_t read_ms;		/* when, 0: never */
