@@ -4,7 +4,6 @@
  * see migrator.h. The rate limit is the engine's, not ours.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,50 +11,9 @@
 
 #include <numaif.h>
 
-#include "linux/migrator.h"
+#include "linux/migrator_int.h"
 
-#define STATUS_UNSET INT_MIN
-#define PAGE_SHIFT 12
 #define THP_SIZE (UINT64_C(2) << 20)
-
-enum mig_kind { MIG_MOVE_PAGES = 0, MIG_DRY_RUN, MIG_FAKE };
-
-/* What the migrator keeps of one process. */
-struct mig_proc {
-	pid_t pid;
-	uint64_t start_time;		/* tracked: its identity; else 0 */
-	bool tracked;			/* migrator_track() */
-	struct addr_range *thp;		/* huge mappings (smaps), sorted */
-	size_t nr_thp;
-	struct mempol_proc pol;
-};
-
-/* fake:N: where pages were moved (every other page is on fake_nid). */
-struct fake_page {
-	pid_t pid;
-	uint64_t addr;
-	int nid;
-};
-
-struct migrator {
-	enum mig_kind kind;
-	char procfs[PATH_MAX];
-	src_log_fn log;
-	void *log_arg;
-	move_pages_fn move_pages;
-	struct mig_proc *procs;
-	size_t nr_procs, cap_procs;
-	struct pagemap_reader pm;
-	struct nodemask lower;		/* pages on these may be promoted */
-	int *promo;			/* to these nodes */
-	size_t nr_promo;
-	int fake_nid;
-	struct fake_page *fake;		/* sorted by (pid, addr) */
-	size_t nr_fake, cap_fake;
-	struct migrator_stats st;
-};
-
-#define mlog(m, level, ...) src_logf((m)->log, (m)->log_arg, level, __VA_ARGS__)
 
 const char *move_status_name(enum pghot_move_status s)
 {
@@ -176,7 +134,7 @@ int migrator_set_tiers(struct migrator *m, const struct nodemask *lower,
 
 /* ---- processes ---------------------------------------------------------- */
 
-static struct mig_proc *proc_find(const struct migrator *m, pid_t pid)
+struct mig_proc *mig_proc_find(const struct migrator *m, pid_t pid)
 {
 	for (size_t i = 0; i < m->nr_procs; i++)
 		if (m->procs[i].pid == pid)
@@ -184,19 +142,16 @@ static struct mig_proc *proc_find(const struct migrator *m, pid_t pid)
 	return NULL;
 }
 
-/* What is kept of @p: none for another process with its pid. */
-static struct mig_proc *proc_of(const struct migrator *m,
-				const struct pl_proc *p)
+struct mig_proc *mig_proc_of(const struct migrator *m, const struct pl_proc *p)
 {
-	struct mig_proc *mp = proc_find(m, p->pid);
+	struct mig_proc *mp = mig_proc_find(m, p->pid);
 
 	return mp && mp->tracked && mp->start_time != p->start_time ? NULL : mp;
 }
 
-/* The entry of @pid, made if new; NULL out of memory. */
-static struct mig_proc *proc_get(struct migrator *m, pid_t pid)
+struct mig_proc *mig_proc_get(struct migrator *m, pid_t pid)
 {
-	struct mig_proc *mp = proc_find(m, pid);
+	struct mig_proc *mp = mig_proc_find(m, pid);
 
 	if (mp)
 		return mp;
@@ -215,62 +170,15 @@ static struct mig_proc *proc_get(struct migrator *m, pid_t pid)
 	return mp;
 }
 
-static void fake_forget(struct migrator *m, pid_t pid);
-
 void migrator_forget(struct migrator *m, pid_t pid)
 {
-	struct mig_proc *mp = proc_find(m, pid);
+	struct mig_proc *mp = mig_proc_find(m, pid);
 
 	if (mp) {
 		proc_release(mp);
 		*mp = m->procs[--m->nr_procs];
 	}
-	fake_forget(m, pid);
-}
-
-int migrator_track(struct migrator *m, const struct pl_proc *p)
-{
-	struct mig_proc *mp = proc_find(m, p->pid);
-
-	if (mp && mp->tracked && mp->start_time != p->start_time)
-		migrator_forget(m, p->pid);	/* another process had the pid */
-	mp = proc_get(m, p->pid);
-	if (!mp)
-		return -ENOMEM;
-	mp->tracked = true;
-	mp->start_time = p->start_time;
-	return 0;
-}
-
-static struct mig_proc *tracked(struct migrator *m, const struct pl_proc *p)
-{
-	struct mig_proc *mp = proc_of(m, p);
-
-	return mp && mp->tracked ? mp : NULL;
-}
-
-int migrator_set_mems(struct migrator *m, const struct pl_proc *p, bool has,
-		      const struct nodemask *mems)
-{
-	struct mig_proc *mp = tracked(m, p);
-
-	if (!mp)
-		return -ESRCH;
-	mempol_set_mems(&mp->pol, has, mems);
-	return 0;
-}
-
-int migrator_set_maps(struct migrator *m, const struct pl_proc *p,
-		      struct mempol_maps *b)
-{
-	struct mig_proc *mp = tracked(m, p);
-
-	if (!mp) {
-		mempol_maps_release(b);
-		return -ESRCH;
-	}
-	mempol_set_maps(&mp->pol, b);
-	return 0;
+	mig_fake_forget(m, pid);
 }
 
 /* ---- folios ------------------------------------------------------------- */
@@ -278,14 +186,14 @@ int migrator_set_maps(struct migrator *m, const struct pl_proc *p,
 int migrator_set_thp(struct migrator *m, pid_t pid, struct addr_range *v,
 		     size_t n)
 {
-	struct mig_proc *mp = proc_find(m, pid);
+	struct mig_proc *mp = mig_proc_find(m, pid);
 
 	if (!mp && !n) {
 		free(v);
 		return 0;
 	}
 	if (!mp)
-		mp = proc_get(m, pid);
+		mp = mig_proc_get(m, pid);
 	if (!mp) {
 		free(v);
 		return -ENOMEM;
@@ -351,150 +259,6 @@ static void folio_orders(struct migrator *m, const struct mig_proc *mp,
 	}
 }
 
-/* ---- policies ----------------------------------------------------------- */
-
-/* Say once per process why some of its pages stay where they are. */
-static void say(struct migrator *m, struct mig_proc *mp,
-		const struct pl_proc *p, enum mempol_why why, uint64_t addr,
-		int nid)
-{
-	char what[256];
-
-	if (why == MEMPOL_OK || (mp->pol.said & (1u << why)))
-		return;
-	mp->pol.said |= 1u << why;
-	switch (why) {
-	case MEMPOL_CPUSET:
-		nodelist_format(&mp->pol.mems, what, sizeof(what));
-		mlog(m, LOG_NOTICE,
-		     "pid %d (%s): its cpuset allows nodes %s (Mems_allowed), not node %d: its pages stay where they are",
-		     (int)p->pid, p->comm, what[0] ? what : "none", nid);
-		break;
-	case MEMPOL_POLICY:
-		mempol_policy_at(&mp->pol, addr, what, sizeof(what));
-		mlog(m, LOG_NOTICE,
-		     "pid %d (%s): its pages at %#llx have memory policy %s (numa_maps), which does not allow node %d: pages under such a policy stay where they are (%zu mapping%s with one)",
-		     (int)p->pid, p->comm, (unsigned long long)addr, what, nid,
-		     mp->pol.maps.nr_restricted,
-		     mp->pol.maps.nr_restricted == 1 ? "" : "s");
-		break;
-	case MEMPOL_REFUSED_NODE:
-		mlog(m, LOG_WARNING,
-		     "pid %d (%s): move_pages refused node %d (EACCES: its cpuset does not allow it): its pages are left where they are, not tried again until its Mems_allowed changes",
-		     (int)p->pid, p->comm, nid);
-		break;
-	case MEMPOL_REFUSED_PAGE:
-		mlog(m, LOG_WARNING,
-		     "pid %d (%s): move_pages refused the page at %#llx (EACCES: it is mapped by other processes too, and MPOL_MF_MOVE moves only pages mapped once): such pages are left where they are, not tried again (%d remembered at most)",
-		     (int)p->pid, p->comm, (unsigned long long)addr,
-		     MEMPOL_REFUSED_MAX);
-		break;
-	case MEMPOL_REFUSED_ALL:
-		mlog(m, LOG_WARNING,
-		     "pid %d (%s): move_pages refused to move its pages (EPERM: pghotd needs CAP_SYS_NICE, and ptrace access to the process): its pages are left where they are, not tried again",
-		     (int)p->pid, p->comm);
-		break;
-	default:
-		break;
-	}
-}
-
-/* Flag the present pages on a lower-tier node that may not go to any
- * promotion node. */
-static void flag_pinned(struct migrator *m, struct mig_proc *mp,
-			const struct pl_proc *p, const uint64_t *addrs,
-			size_t n, struct pl_page *ret)
-{
-	for (size_t i = 0; mp && i < n; i++) {
-		uint64_t head;
-		enum mempol_why why;
-
-		if (ret[i].nid < 0 || !nodemask_test(&m->lower, ret[i].nid))
-			continue;
-		head = addrs[i] & ~((UINT64_C(1) << (PAGE_SHIFT + ret[i].order)) - 1);
-		why = mempol_check_any(&mp->pol, head, m->promo, m->nr_promo);
-		if (why == MEMPOL_OK)
-			continue;
-		ret[i].flags |= PL_PAGE_PINNED;
-		m->st.pages_pinned++;
-		say(m, mp, p, why, head, m->promo[0]);
-	}
-}
-
-/* ---- fake:N -------------------------------------------------------------- */
-
-static int fake_cmp(pid_t pa, uint64_t aa, const struct fake_page *b)
-{
-	if (pa != b->pid)
-		return pa < b->pid ? -1 : 1;
-	return aa < b->addr ? -1 : aa > b->addr;
-}
-
-/* Index of (pid, addr) or of where it would go; *ret_found. */
-static size_t fake_pos(const struct migrator *m, pid_t pid, uint64_t addr,
-		       bool *ret_found)
-{
-	size_t lo = 0, hi = m->nr_fake;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = fake_cmp(pid, addr, &m->fake[mid]);
-
-		if (!c) {
-			*ret_found = true;
-			return mid;
-		}
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	*ret_found = false;
-	return lo;
-}
-
-static int fake_nid_of(const struct migrator *m, pid_t pid, uint64_t addr)
-{
-	bool found;
-	size_t i = fake_pos(m, pid, addr, &found);
-
-	return found ? m->fake[i].nid : m->fake_nid;
-}
-
-static int fake_put(struct migrator *m, pid_t pid, uint64_t addr, int nid)
-{
-	bool found;
-	size_t i = fake_pos(m, pid, addr, &found);
-
-	if (found) {
-		m->fake[i].nid = nid;
-		return 0;
-	}
-	if (m->nr_fake == m->cap_fake) {
-		size_t cap = m->cap_fake ? m->cap_fake * 2 : 1024;
-		struct fake_page *nf = realloc(m->fake, cap * sizeof(*nf));
-
-		if (!nf)
-			return -ENOMEM;
-		m->fake = nf;
-		m->cap_fake = cap;
-	}
-	memmove(&m->fake[i + 1], &m->fake[i], (m->nr_fake - i) * sizeof(*m->fake));
-	m->fake[i] = (struct fake_page){ .pid = pid, .addr = addr, .nid = nid };
-	m->nr_fake++;
-	return 0;
-}
-
-static void fake_forget(struct migrator *m, pid_t pid)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < m->nr_fake; i++)
-		if (m->fake[i].pid != pid)
-			m->fake[k++] = m->fake[i];
-	m->nr_fake = k;
-}
-
 /* ---- lookups ------------------------------------------------------------- */
 
 /* Where @n pages of @pid are: move_pages with nodes = NULL. */
@@ -521,7 +285,7 @@ static int query_nodes(struct migrator *m, pid_t pid, const uint64_t *addrs,
 int migrator_lookup(struct migrator *m, const struct pl_proc *p,
 		    const uint64_t *addrs, size_t n, struct pl_page *ret)
 {
-	struct mig_proc *mp = proc_of(m, p);
+	struct mig_proc *mp = mig_proc_of(m, p);
 	int err;
 
 	if (n > PL_LOOKUP_MAX)
@@ -529,7 +293,7 @@ int migrator_lookup(struct migrator *m, const struct pl_proc *p,
 	if (m->kind == MIG_FAKE) {
 		for (size_t i = 0; i < n; i++)
 			ret[i] = (struct pl_page){
-				.nid = fake_nid_of(m, p->pid, addrs[i]),
+				.nid = mig_fake_nid(m, p->pid, addrs[i]),
 			};
 	} else {
 		err = query_nodes(m, p->pid, addrs, n, ret);
@@ -537,7 +301,7 @@ int migrator_lookup(struct migrator *m, const struct pl_proc *p,
 			return err;
 	}
 	folio_orders(m, mp, p->pid, addrs, n, ret);
-	flag_pinned(m, mp, p, addrs, n, ret);
+	mig_flag_pinned(m, mp, p, addrs, n, ret);
 	return 0;
 }
 
@@ -570,7 +334,7 @@ static int move_fake(struct migrator *m, const struct pl_proc *p,
 	for (size_t i = 0; i < n; i++) {
 		mlog(m, LOG_INFO, "fake: move pid %d addr %#llx to node %d",
 		     (int)p->pid, (unsigned long long)addrs[i], to[i]);
-		ret[i] = fake_put(m, p->pid, addrs[i], to[i]) ? PGHOT_MOVE_NOMEM :
+		ret[i] = mig_fake_put(m, p->pid, addrs[i], to[i]) ? PGHOT_MOVE_NOMEM :
 								 PGHOT_MOVE_OK;
 	}
 	return 0;
@@ -602,38 +366,6 @@ static void requery_unset(struct migrator *m, pid_t pid, void **va,
 		}
 }
 
-/* What the kernel refused is remembered (and said once): a whole call
- * failing with -EACCES refuses the node of the page it stopped at (the
- * first without a status), -EPERM the process; a page's -EACCES/-EPERM
- * its folio. */
-static void note_refusals(struct migrator *m, struct mig_proc *mp,
-			  const struct pl_proc *p, const uint64_t *addrs,
-			  const int *to, const int *status, size_t n,
-			  int call_err)
-{
-	size_t at = 0;
-
-	if (!mp)
-		return;
-	if (call_err == -EACCES || call_err == -EPERM) {
-		while (at + 1 < n && status[at] != STATUS_UNSET)
-			at++;
-		mempol_refused(&mp->pol, addrs[at], to[at], call_err, true);
-		m->st.refused_kernel += n;
-		say(m, mp, p, call_err == -EPERM ? MEMPOL_REFUSED_ALL :
-						   MEMPOL_REFUSED_NODE,
-		    addrs[at], to[at]);
-		return;
-	}
-	for (size_t i = 0; !call_err && i < n; i++) {
-		if (status[i] != -EACCES && status[i] != -EPERM)
-			continue;
-		m->st.refused_kernel++;
-		if (!mempol_refused(&mp->pol, addrs[i], to[i], status[i], false))
-			say(m, mp, p, MEMPOL_REFUSED_PAGE, addrs[i], to[i]);
-	}
-}
-
 /* move_pages(2) itself, its statuses mapped. */
 static int move_real(struct migrator *m, struct mig_proc *mp,
 		     const struct pl_proc *p, const uint64_t *addrs,
@@ -652,7 +384,7 @@ static int move_real(struct migrator *m, struct mig_proc *mp,
 		err = -errno;
 		for (size_t i = 0; i < n; i++)
 			ret[i] = pl_move_status(err);
-		note_refusals(m, mp, p, addrs, to, status, n, err);
+		mig_note_refusals(m, mp, p, addrs, to, status, n, err);
 		return err;
 	}
 	requery_unset(m, p->pid, va, to, status, n);
@@ -666,7 +398,7 @@ static int move_real(struct migrator *m, struct mig_proc *mp,
 		else
 			ret[i] = pl_move_status(s);
 	}
-	note_refusals(m, mp, p, addrs, to, status, n, 0);
+	mig_note_refusals(m, mp, p, addrs, to, status, n, 0);
 	return 0;
 }
 
@@ -684,39 +416,6 @@ static int move_by_kind(struct migrator *m, struct mig_proc *mp,
 		ret[i] = PGHOT_MOVE_OK;
 	}
 	return 0;
-}
-
-/* The moves the rules let through, into @sel; the others get their
- * status here: PERM (refused, said once), BUSY (policies not read yet). */
-static size_t gate(struct migrator *m, struct mig_proc *mp,
-		   const struct pl_proc *p, const uint64_t *addrs,
-		   const int *to, size_t n, enum pghot_move_status *ret,
-		   uint32_t *sel)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		enum mempol_why why;
-
-		if (!mp || !mp->tracked) {
-			sel[k++] = (uint32_t)i;
-			continue;
-		}
-		if (!mp->pol.known) {
-			ret[i] = PGHOT_MOVE_BUSY;
-			m->st.waited_policy++;
-			continue;
-		}
-		why = mempol_check(&mp->pol, addrs[i], to[i]);
-		if (why == MEMPOL_OK) {
-			sel[k++] = (uint32_t)i;
-			continue;
-		}
-		ret[i] = PGHOT_MOVE_PERM;
-		m->st.refused_policy++;
-		say(m, mp, p, why, addrs[i], to[i]);
-	}
-	return k;
 }
 
 /* The pages @sel picked, moved. */
@@ -755,8 +454,8 @@ int migrator_move(struct migrator *m, const struct pl_proc *p,
 			ret[i] = pl_move_status(err);
 		goto out;
 	}
-	mp = proc_of(m, p);
-	k = gate(m, mp, p, addrs, to, n, ret, sel);
+	mp = mig_proc_of(m, p);
+	k = mig_gate(m, mp, p, addrs, to, n, ret, sel);
 	if (k == n)
 		err = move_by_kind(m, mp, p, addrs, to, n, ret);
 	else if (k)	/* statuses are per page: no whole-call error */
