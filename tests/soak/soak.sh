@@ -19,10 +19,11 @@
 # The damon source is not in it (its fake tree needs a kdamond player:
 # tests/integration/damon_fake.sh covers its cleanup).
 #   tests/soak/soak.sh [SECONDS]       needs build-san/bin/{pghotd,pghot}
+#   (PGHOT_BUILD=build: the same against the plain build, for its memory)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 SECS=${1:-${SOAK_SECONDS:-600}}
-B=$top/build-san/bin
+B=$top/${PGHOT_BUILD:-build-san}/bin
 FAKES=$top/tests/integration/fakes
 [ -x "$B/pghotd" ] && [ -x "$B/pghot" ] || { echo "build first: make SAN=1 all (make soak does)"; exit 1; }
 command -v python3 >/dev/null || { echo "python3 needed"; exit 77; }
@@ -93,7 +94,7 @@ for _ in 1 2 3; do churn "$SECS"; done
 python3 - "$T" "$B/pghot" "$SECS" "$DPID" >"$T/samples" 2>&1 <<'PY' &
 import subprocess, sys, time
 t, pghot, secs, dpid = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
-last, bad, n, rss = {}, 0, 0, []
+last, gauge, bad, n, rss = {}, {}, 0, 0, []
 end = time.time() + secs
 while time.time() < end:
     time.sleep(1)
@@ -115,6 +116,8 @@ while time.time() < end:
             continue
         name, v = f[0], int(f[1])
         prom = name if name.startswith("pghot_") else "pghot_" + name
+        if types.get(prom) == "gauge":
+            gauge[name] = v
         if types.get(prom) != "counter":
             continue
         if name in last and v < last[name]:
@@ -128,7 +131,8 @@ while time.time() < end:
     except OSError:
         pass
 print("samples %d backwards %d" % (n, bad))
-print("rss_kb first %d max %d last %d" % (rss[0] if rss else 0, max(rss or [0]), rss[-1] if rss else 0))
+print("rss_kb first %d max %d last %d (engine_bytes last %d)" % (rss[0] if rss else 0,
+      max(rss or [0]), rss[-1] if rss else 0, gauge.get("engine_bytes", 0)))
 for k in ("source_feed_reports", "source_hwhint_reports", "pages_looked_up",
           "pghot_recorded_accesses", "pgpromote_success", "pages_pinned",
           "targets_added", "targets_exited", "reloads", "reload_failures",
