@@ -105,8 +105,8 @@ static void say(struct migrator *m, struct mig_proc *mp,
 /* Flag the present pages on a lower-tier node that may not go to any
  * promotion node. */
 void mig_flag_pinned(struct migrator *m, struct mig_proc *mp,
-			const struct pl_proc *p, const uint64_t *addrs,
-			size_t n, struct pl_page *ret)
+		     const struct pl_proc *p, const uint64_t *addrs, size_t n,
+		     struct pl_page *ret)
 {
 	for (size_t i = 0; mp && i < n; i++) {
 		uint64_t head;
@@ -129,9 +129,8 @@ void mig_flag_pinned(struct migrator *m, struct mig_proc *mp,
  * first without a status), -EPERM the process; a page's -EACCES/-EPERM
  * its folio. */
 void mig_note_refusals(struct migrator *m, struct mig_proc *mp,
-			  const struct pl_proc *p, const uint64_t *addrs,
-			  const int *to, const int *status, size_t n,
-			  int call_err)
+		       const struct pl_proc *p, const uint64_t *addrs,
+		       const int *to, const int *status, size_t n, int call_err)
 {
 	size_t at = 0;
 
@@ -159,9 +158,8 @@ void mig_note_refusals(struct migrator *m, struct mig_proc *mp,
 /* The moves the rules let through, into @sel; the others get their
  * status here: PERM (refused, said once), BUSY (policies not read yet). */
 size_t mig_gate(struct migrator *m, struct mig_proc *mp,
-		   const struct pl_proc *p, const uint64_t *addrs,
-		   const int *to, size_t n, enum pghot_move_status *ret,
-		   uint32_t *sel)
+		const struct pl_proc *p, const uint64_t *addrs, const int *to,
+		size_t n, enum pghot_move_status *ret, uint32_t *sel)
 {
 	size_t k = 0;
 

@@ -230,7 +230,7 @@ static int kpf_run(struct pagemap_reader *r, int fd, struct kpf_cache *c,
 	r->st.pagemap_reads++;
 	got = pread(fd, ent, cnt * sizeof(*ent), (off_t)(first * sizeof(*ent)));
 	if (got < 0)
-		return errno == ESRCH ? -ESRCH : -errno;
+		return -errno;
 	for (size_t x = 0; x < n; x++) {
 		uint64_t pg = (addrs[idx[x]] >> PAGE_SHIFT) - first, e, pfn;
 		int order;
