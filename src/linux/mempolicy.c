@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "linux/mempolicy.h"
+#include "linux/sorted.h"
 
 const char *mempol_why_name(enum mempol_why why)
 {
@@ -151,34 +152,23 @@ void mempol_set_maps(struct mempol_proc *p, struct mempol_maps *b)
 	p->known = true;
 }
 
-static int ref_cmp(uint64_t addr, int nid, const struct mempol_refused *r)
+static int ref_cmp(const void *key, const void *elem)
 {
-	if (addr != r->addr)
-		return addr < r->addr ? -1 : 1;
-	return nid < r->nid ? -1 : nid > r->nid;
+	const struct mempol_refused *a = key, *b = elem;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->nid < b->nid ? -1 : a->nid > b->nid;
 }
 
 /* Index of (@addr, @nid) in the refused folios, or where it would go. */
 static size_t ref_pos(const struct mempol_proc *p, uint64_t addr, int nid,
 		      bool *ret_found)
 {
-	size_t lo = 0, hi = p->nr_ref;
+	struct mempol_refused key = { .addr = addr, .nid = nid };
 
-	*ret_found = false;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = ref_cmp(addr, nid, &p->ref[mid]);
-
-		if (!c) {
-			*ret_found = true;
-			return mid;
-		}
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return sorted_pos(p->ref, p->nr_ref, sizeof(*p->ref), &key, ref_cmp,
+			  ret_found);
 }
 
 enum mempol_why mempol_check(const struct mempol_proc *p, uint64_t addr,

@@ -6,35 +6,25 @@
 #include <string.h>
 
 #include "linux/migrator_int.h"
+#include "linux/sorted.h"
 
-static int fake_cmp(pid_t pa, uint64_t aa, const struct fake_page *b)
+static int fake_cmp(const void *key, const void *elem)
 {
-	if (pa != b->pid)
-		return pa < b->pid ? -1 : 1;
-	return aa < b->addr ? -1 : aa > b->addr;
+	const struct fake_page *a = key, *b = elem;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
 /* Index of (pid, addr) or of where it would go; *ret_found. */
 static size_t fake_pos(const struct migrator *m, pid_t pid, uint64_t addr,
 		       bool *ret_found)
 {
-	size_t lo = 0, hi = m->nr_fake;
+	struct fake_page key = { .pid = pid, .addr = addr };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = fake_cmp(pid, addr, &m->fake[mid]);
-
-		if (!c) {
-			*ret_found = true;
-			return mid;
-		}
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	*ret_found = false;
-	return lo;
+	return sorted_pos(m->fake, m->nr_fake, sizeof(*m->fake), &key, fake_cmp,
+			  ret_found);
 }
 
 int mig_fake_nid(const struct migrator *m, pid_t pid, uint64_t addr)
