@@ -15,6 +15,8 @@
 # make            build everything into build/
 # make check      every test (unit, integration, fuzz corpus replay, VM smoke)
 # make check-san  unit tests under AddressSanitizer + UndefinedBehaviorSanitizer
+# make soak       pghotd under ASan+UBSan for SOAK_SECONDS (default 600) against
+#                 churning processes (tests/soak/soak.sh); not part of check
 # make bench      every benchmark;  make bench-engine  one of them
 # make demo       the test bed: promote scenario, four cases (REPEAT=N: N runs each)
 # make demo-all   every scenario, every case (REPEAT=N: N runs each)
@@ -85,7 +87,7 @@ UNITS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%-replay,$(FUZZ_SRCS))
 
-.PHONY: all deps deps-check check check-unit check-integration check-fuzz check-vm check-san \
+.PHONY: all deps deps-check check check-unit check-integration check-fuzz check-vm check-san soak \
 	bench demo demo-all tables fuzz clean install uninstall FORCE
 all: deps-check $(LIBA) $(LIBSO) $(PC) $(BINS) $(UNITS) $(BENCHES) $(FUZZ_REPLAY)
 
@@ -184,6 +186,11 @@ check-vm: all
 
 check-san:
 	$(MAKE) SAN=1 check-unit check-fuzz
+
+SOAK_SECONDS ?= 600
+soak:
+	@$(MAKE) --no-print-directory SAN=1 build-san/bin/pghotd build-san/bin/pghot
+	tests/soak/soak.sh $(SOAK_SECONDS)
 
 bench: deps $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$(basename $$b)"; $$b || exit 1; done

@@ -16,6 +16,17 @@
  *   rescan_same_ms  a rescan whose smaps_rollup AnonHugePages is unchanged:
  *                   targets_scan() + smaps_rollup, no smaps read
  *   rescan_read_ms  a rescan after AnonHugePages changed: + the whole smaps
+ *   numa_maps_ms    the whole numa_maps (one line per mapping) read and
+ *                   parsed into policy spans, in POLICY_STEP_BYTES steps
+ *                   (what the policy pass of a new target costs);
+ *                   numa_maps_step_max_ms the longest step
+ *
+ * Then the node and folio lookup of this process's own pages (64 MiB, the
+ * first 32 MiB in THPs where madvise(MADV_HUGEPAGE) gives them), per page
+ * looked up, for each way of deciding the folio: ranges (main's way:
+ * move_pages + smaps ranges), PAGEMAP_SCAN, kpageflags; for 1024
+ * contiguous pages and for 256 pages one per 256 KiB (a DAMON region's
+ * samples).
  *
  * Times are wall-clock (the kernel's work of generating a real smaps is
  * part of the cost); the 1-minute load average is printed for context.
@@ -33,7 +44,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/pghotd/policy_rescan.h"
 #include "cmd/pghotd/thp_rescan.h"
+#include "linux/mempolicy.h"
+#include "linux/migrator.h"
+#include "linux/numa_maps.h"
 #include "linux/smaps.h"
 #include "linux/targets.h"
 
@@ -100,11 +115,18 @@ static void make_proc(const char *dir, size_t n, uint64_t rollup_kb)
 
 			snprintf(name, sizeof(name), "%s:", fields[k]);
 			fprintf(f, "%-16s%8d kB\n", name,
-				strcmp(fields[k], "AnonHugePages") ? 4 :
-				i % 64 ? 0 : 2048);
+				strstr(fields[k], "PmdMapped") ? 0 :
+				!strcmp(fields[k], "AnonHugePages") ? (i % 64 ? 0 : 2048) :
+				!strcmp(fields[k], "Rss") && !(i % 64) ? 2048 : 4);
 		}
 		fputs("THPeligible:    1\nProtectionKey:         0\nVmFlags: rd wr mr mw me ac sd \n", f);
 	}
+	fclose(f);
+	f = create(dir, "numa_maps");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%llx %s anon=1 dirty=1 active=0 N%d=1 kernelpagesize_kB=4\n",
+			0x7f0000000000ull + i * 0x400000ull,
+			i % 100 ? "default" : "bind:1", (int)(i % 2));
 	fclose(f);
 	f = create(dir, "smaps_rollup");
 	fprintf(f, "7f0000000000-7fffffffffff ---p 00000000 00:00 0 [rollup]\nRss:  4 kB\nAnonHugePages:  %llu kB\n",
@@ -137,6 +159,38 @@ static size_t read_all(const char *procfs, pid_t pid, double *ret_step_max)
 	smaps_scan_finish(&s, &v, &n);
 	free(v);
 	return n;
+}
+
+static int add_map(void *arg, const struct proc_numa_map *m)
+{
+	return mempol_maps_add(arg, m);
+}
+
+/* The policy read of a new target: numa_maps in POLICY_STEP_BYTES steps. */
+static double read_policies(const char *procfs, pid_t pid, double *ret_step_max,
+			    size_t *ret_spans)
+{
+	struct mempol_maps b = { 0 };
+	struct numa_maps_scan s;
+	double t0 = now_ms(), t;
+	int err = numa_maps_scan_open(&s, procfs, pid, add_map, &b);
+
+	*ret_step_max = 0;
+	while (!err) {
+		double s0 = now_ms(), dt;
+
+		err = numa_maps_scan_step(&s, POLICY_STEP_BYTES);
+		dt = now_ms() - s0;
+		if (dt > *ret_step_max)
+			*ret_step_max = dt;
+	}
+	if (err < 0)
+		die("numa_maps read", -err);
+	numa_maps_scan_release(&s);
+	t = now_ms() - t0;
+	*ret_spans = b.n;
+	mempol_maps_release(&b);
+	return t;
 }
 
 static void scan_targets(const char *procfs, const struct target_spec *spec)
@@ -192,6 +246,15 @@ static void bench_fake(const char *dir, size_t n)
 	printf("fake_%zuk_mappings_step_max_ms: %.2f\n", n / 1000, step_max);
 	printf("fake_%zuk_mappings_rescan_same_ms: %.3f\n", n / 1000, same);
 	printf("fake_%zuk_mappings_rescan_read_ms: %.1f\n", n / 1000, reread);
+	{
+		double step, t;
+		size_t spans;
+
+		t = read_policies(dir, PID, &step, &spans);
+		printf("fake_%zuk_mappings_numa_maps_ms: %.1f\n", n / 1000, t);
+		printf("fake_%zuk_mappings_numa_maps_step_max_ms: %.2f\n", n / 1000, step);
+		printf("fake_%zuk_mappings_policy_spans: %zu\n", n / 1000, spans);
+	}
 }
 
 /* A child with REAL_MAPPINGS anonymous mappings (alternating protections,
@@ -261,6 +324,85 @@ out:
 	close(ready);
 }
 
+/* ---- lookups ------------------------------------------------------------ */
+
+#define LOOKUP_MB 64
+#define LOOKUP_REPS 200
+
+/* ns per page of migrator_lookup() of @n addresses, @reps times. */
+static double time_lookup(struct migrator *m, const struct pl_proc *me,
+			  const uint64_t *a, size_t n, int reps, size_t *ret_huge)
+{
+	struct pl_page pg[PL_LOOKUP_MAX];
+	double t0 = now_ms();
+
+	for (int r = 0; r < reps; r++)
+		if (migrator_lookup(m, me, a, n, pg))
+			die("lookup", EIO);
+	*ret_huge = 0;
+	for (size_t i = 0; i < n; i++)
+		*ret_huge += pg[i].order == 9;
+	return (now_ms() - t0) * 1e6 / ((double)reps * (double)n);
+}
+
+static void bench_lookups(void)
+{
+	static const struct {
+		const char *name;
+		enum pagemap_method m;
+	} methods[] = {
+		{ "ranges", PAGEMAP_RANGES },
+		{ "pagemap_scan", PAGEMAP_SCAN_IOCTL },
+		{ "kpageflags", PAGEMAP_KPAGEFLAGS },
+	};
+	size_t len = (size_t)LOOKUP_MB << 20, huge;
+	char *raw = mmap(NULL, len + (2 << 20), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *p, err[256];
+	uint64_t contig[PL_LOOKUP_MAX], spread[256];
+	struct pl_proc me = { .pid = getpid() };
+	struct target_id id;
+
+	if (raw == MAP_FAILED)
+		die("mmap", errno);
+	p = (char *)(((uintptr_t)raw + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1));
+	madvise(p, len / 2, MADV_HUGEPAGE);
+	madvise(p + len / 2, len / 2, MADV_NOHUGEPAGE);
+	memset(p, 1, len);
+	if (proc_read_identity("/proc", me.pid, &id))
+		die("identity", EIO);
+	me.start_time = id.start_time;
+	for (size_t i = 0; i < PL_LOOKUP_MAX; i++)	/* 2 MiB in THPs, 2 not */
+		contig[i] = (uintptr_t)p + len / 2 - (2 << 20) + i * 4096;
+	for (size_t i = 0; i < 256; i++)
+		spread[i] = (uintptr_t)p + i * (len / 256) + 0x3000;
+	for (size_t k = 0; k < sizeof(methods) / sizeof(methods[0]); k++) {
+		struct migrator *m;
+		struct addr_range *v = malloc(sizeof(*v));
+		struct migrator_stats st;
+		double c, s;
+
+		if (migrator_open("move_pages", "/proc", NULL, NULL, &m, err, sizeof(err)))
+			die(err, EINVAL);
+		*v = (struct addr_range){ (uintptr_t)p, (uintptr_t)p + len / 2 };
+		migrator_set_thp(m, me.pid, v, 1);
+		migrator_set_folio_method(m, methods[k].m);
+		c = time_lookup(m, &me, contig, PL_LOOKUP_MAX, LOOKUP_REPS, &huge);
+		migrator_stats(m, &st);
+		if (st.folio_method != methods[k].m) {
+			printf("lookup_%s: not available here\n", methods[k].name);
+			migrator_close(m);
+			continue;
+		}
+		printf("lookup_%s_contig_ns_per_page: %.0f (huge %zu of %d)\n",
+		       methods[k].name, c, huge, PL_LOOKUP_MAX);
+		s = time_lookup(m, &me, spread, 256, LOOKUP_REPS, &huge);
+		printf("lookup_%s_spread_ns_per_page: %.0f (huge %zu of 256)\n",
+		       methods[k].name, s, huge);
+		migrator_close(m);
+	}
+	munmap(raw, len + (2 << 20));
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/pghot-bench-targets-XXXXXX", cmd[128];
@@ -280,6 +422,7 @@ int main(void)
 	bench_fake(dir, 10000);
 	bench_fake(dir, 100000);
 	bench_real();
+	bench_lookups();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	return system(cmd) ? 1 : 0;
 }

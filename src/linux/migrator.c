@@ -4,7 +4,6 @@
  * see migrator.h. The rate limit is the engine's, not ours.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,42 +11,9 @@
 
 #include <numaif.h>
 
-#include "linux/migrator.h"
+#include "linux/migrator_int.h"
 
-#define STATUS_UNSET INT_MIN
 #define THP_SIZE (UINT64_C(2) << 20)
-#define THP_ORDER 9
-
-enum mig_kind { MIG_MOVE_PAGES = 0, MIG_DRY_RUN, MIG_FAKE };
-
-/* The THP-backed mappings of one process. */
-struct thp_map {
-	pid_t pid;
-	struct addr_range *v;
-	size_t n;
-};
-
-/* fake:N: where pages were moved (every other page is on fake_nid). */
-struct fake_page {
-	pid_t pid;
-	uint64_t addr;
-	int nid;
-};
-
-struct migrator {
-	enum mig_kind kind;
-	char procfs[PATH_MAX];
-	src_log_fn log;
-	void *log_arg;
-	struct thp_map *thp;
-	size_t nr_thp, cap_thp;
-	int fake_nid;
-	struct fake_page *fake;		/* sorted by (pid, addr) */
-	size_t nr_fake, cap_fake;
-	struct migrator_stats st;
-};
-
-#define mlog(m, level, ...) src_logf((m)->log, (m)->log_arg, level, __VA_ARGS__)
 
 const char *move_status_name(enum pghot_move_status s)
 {
@@ -98,18 +64,28 @@ int migrator_open(const char *spec, const char *procfs_root, src_log_fn log,
 	m->fake_nid = (int)nid;
 	m->log = log;
 	m->log_arg = log_arg;
+	m->move_pages = move_pages;
 	snprintf(m->procfs, sizeof(m->procfs), "%s", procfs_root ? procfs_root : "/proc");
+	pagemap_init(&m->pm, m->procfs, PAGEMAP_PROBE);
 	*ret = m;
 	return 0;
+}
+
+static void proc_release(struct mig_proc *p)
+{
+	free(p->thp);
+	mempol_proc_release(&p->pol);
 }
 
 void migrator_close(struct migrator *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->nr_thp; i++)
-		free(m->thp[i].v);
-	free(m->thp);
+	for (size_t i = 0; i < m->nr_procs; i++)
+		proc_release(&m->procs[i]);
+	free(m->procs);
+	free(m->promo);
+	pagemap_release(&m->pm);
 	free(m->fake);
 	free(m);
 }
@@ -129,182 +105,203 @@ bool migrator_is_real(const struct migrator *m)
 void migrator_stats(const struct migrator *m, struct migrator_stats *ret)
 {
 	*ret = m->st;
+	ret->pm = m->pm.st;
+	ret->folio_method = m->pm.method;
 }
 
-/* ---- THP mappings ------------------------------------------------------ */
-
-static struct thp_map *thp_find(const struct migrator *m, pid_t pid)
+void migrator_set_move_pages(struct migrator *m, move_pages_fn fn)
 {
-	for (size_t i = 0; i < m->nr_thp; i++)
-		if (m->thp[i].pid == pid)
-			return &m->thp[i];
+	m->move_pages = fn ? fn : move_pages;
+}
+
+int migrator_set_tiers(struct migrator *m, const struct nodemask *lower,
+		       const int *promo, size_t n)
+{
+	int *v;
+
+	if (!n || n > PGHOT_MAX_NODES)
+		return -EINVAL;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, promo, n * sizeof(*v));
+	free(m->promo);
+	m->promo = v;
+	m->nr_promo = n;
+	m->lower = *lower;
+	return 0;
+}
+
+/* ---- processes ---------------------------------------------------------- */
+
+struct mig_proc *mig_proc_find(const struct migrator *m, pid_t pid)
+{
+	for (size_t i = 0; i < m->nr_procs; i++)
+		if (m->procs[i].pid == pid)
+			return &m->procs[i];
 	return NULL;
 }
+
+struct mig_proc *mig_proc_of(const struct migrator *m, const struct pl_proc *p)
+{
+	struct mig_proc *mp = mig_proc_find(m, p->pid);
+
+	return mp && mp->tracked && mp->start_time != p->start_time ? NULL : mp;
+}
+
+struct mig_proc *mig_proc_get(struct migrator *m, pid_t pid)
+{
+	struct mig_proc *mp = mig_proc_find(m, pid);
+
+	if (mp)
+		return mp;
+	if (m->nr_procs == m->cap_procs) {
+		size_t cap = m->cap_procs ? m->cap_procs * 2 : 8;
+		struct mig_proc *np = realloc(m->procs, cap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		m->procs = np;
+		m->cap_procs = cap;
+	}
+	mp = &m->procs[m->nr_procs++];
+	memset(mp, 0, sizeof(*mp));
+	mp->pid = pid;
+	return mp;
+}
+
+void migrator_forget(struct migrator *m, pid_t pid)
+{
+	struct mig_proc *mp = mig_proc_find(m, pid);
+
+	if (mp) {
+		proc_release(mp);
+		*mp = m->procs[--m->nr_procs];
+	}
+	mig_fake_forget(m, pid);
+}
+
+/* ---- folios ------------------------------------------------------------- */
 
 int migrator_set_thp(struct migrator *m, pid_t pid, struct addr_range *v,
 		     size_t n)
 {
-	struct thp_map *t = thp_find(m, pid);
+	struct mig_proc *mp = mig_proc_find(m, pid);
 
-	if (!t && !n) {
+	if (!mp && !n) {
 		free(v);
 		return 0;
 	}
-	if (!t) {
-		if (m->nr_thp == m->cap_thp) {
-			size_t cap = m->cap_thp ? m->cap_thp * 2 : 8;
-			struct thp_map *nt = realloc(m->thp, cap * sizeof(*nt));
-
-			if (!nt) {
-				free(v);
-				return -ENOMEM;
-			}
-			m->thp = nt;
-			m->cap_thp = cap;
-		}
-		t = &m->thp[m->nr_thp++];
-		t->pid = pid;
-		t->v = NULL;
+	if (!mp)
+		mp = mig_proc_get(m, pid);
+	if (!mp) {
+		free(v);
+		return -ENOMEM;
 	}
-	free(t->v);
-	t->v = v;
-	t->n = n;
+	free(mp->thp);
+	mp->thp = v;
+	mp->nr_thp = n;
 	return 0;
 }
 
-static void fake_forget(struct migrator *m, pid_t pid);
-
-void migrator_forget(struct migrator *m, pid_t pid)
+bool migrator_wants_thp_ranges(struct migrator *m, pid_t pid)
 {
-	struct thp_map *t = thp_find(m, pid);
-
-	if (t) {
-		free(t->v);
-		*t = m->thp[--m->nr_thp];
-	}
-	fake_forget(m, pid);
+	if (m->pm.method == PAGEMAP_RANGES)
+		return true;
+	return !fsr_exists(m->procfs, "%d/pagemap", (int)pid);
 }
 
-/* The folio order of @addr: 9 inside a THP-backed mapping whose 2 MiB
- * extent around @addr lies in the mapping, else 0. */
-static uint8_t thp_order(const struct thp_map *t, uint64_t addr)
+void migrator_set_folio_method(struct migrator *m, enum pagemap_method method)
+{
+	m->pm.method = method;
+}
+
+/* The folio order of @addr from the huge mappings: 9 when its 2 MiB
+ * extent lies in one, else 0. */
+static uint8_t range_order(const struct mig_proc *mp, uint64_t addr)
 {
 	uint64_t head = addr & ~(THP_SIZE - 1);
+	size_t lo = 0, hi = mp ? mp->nr_thp : 0;
 
-	for (size_t i = 0; t && i < t->n; i++) {
-		if (addr < t->v[i].start || addr >= t->v[i].end)
-			continue;
-		return head >= t->v[i].start && head + THP_SIZE <= t->v[i].end ?
-			       THP_ORDER : 0;
-	}
-	return 0;
-}
-
-/* ---- fake:N -------------------------------------------------------------- */
-
-static int fake_cmp(pid_t pa, uint64_t aa, const struct fake_page *b)
-{
-	if (pa != b->pid)
-		return pa < b->pid ? -1 : 1;
-	return aa < b->addr ? -1 : aa > b->addr;
-}
-
-/* Index of (pid, addr) or of where it would go; *ret_found. */
-static size_t fake_pos(const struct migrator *m, pid_t pid, uint64_t addr,
-		       bool *ret_found)
-{
-	size_t lo = 0, hi = m->nr_fake;
-
-	while (lo < hi) {
+	while (lo < hi) {	/* the first range ending after @addr */
 		size_t mid = lo + (hi - lo) / 2;
-		int c = fake_cmp(pid, addr, &m->fake[mid]);
 
-		if (!c) {
-			*ret_found = true;
-			return mid;
-		}
-		if (c < 0)
-			hi = mid;
-		else
+		if (mp->thp[mid].end <= addr)
 			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	*ret_found = false;
-	return lo;
-}
-
-static int fake_nid_of(const struct migrator *m, pid_t pid, uint64_t addr)
-{
-	bool found;
-	size_t i = fake_pos(m, pid, addr, &found);
-
-	return found ? m->fake[i].nid : m->fake_nid;
-}
-
-static int fake_put(struct migrator *m, pid_t pid, uint64_t addr, int nid)
-{
-	bool found;
-	size_t i = fake_pos(m, pid, addr, &found);
-
-	if (found) {
-		m->fake[i].nid = nid;
+	if (lo == (mp ? mp->nr_thp : 0) || addr < mp->thp[lo].start)
 		return 0;
-	}
-	if (m->nr_fake == m->cap_fake) {
-		size_t cap = m->cap_fake ? m->cap_fake * 2 : 1024;
-		struct fake_page *nf = realloc(m->fake, cap * sizeof(*nf));
-
-		if (!nf)
-			return -ENOMEM;
-		m->fake = nf;
-		m->cap_fake = cap;
-	}
-	memmove(&m->fake[i + 1], &m->fake[i], (m->nr_fake - i) * sizeof(*m->fake));
-	m->fake[i] = (struct fake_page){ .pid = pid, .addr = addr, .nid = nid };
-	m->nr_fake++;
-	return 0;
+	return head >= mp->thp[lo].start && head + THP_SIZE <= mp->thp[lo].end ?
+		       PAGEMAP_PMD_ORDER : 0;
 }
 
-static void fake_forget(struct migrator *m, pid_t pid)
+/* The orders of the present pages of a lookup: per page where the kernel
+ * lets us, else from the ranges. */
+static void folio_orders(struct migrator *m, const struct mig_proc *mp,
+			 pid_t pid, const uint64_t *addrs, size_t n,
+			 struct pl_page *ret)
 {
-	size_t k = 0;
+	bool want[PL_LOOKUP_MAX] = { false };
+	uint8_t order[PL_LOOKUP_MAX];
 
-	for (size_t i = 0; i < m->nr_fake; i++)
-		if (m->fake[i].pid != pid)
-			m->fake[k++] = m->fake[i];
-	m->nr_fake = k;
+	for (size_t i = 0; i < n; i++)
+		want[i] = ret[i].nid >= 0;
+	if (!pagemap_orders(&m->pm, pid, addrs, want, n, order)) {
+		for (size_t i = 0; i < n; i++)
+			ret[i].order = order[i];
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ret[i].order = want[i] ? range_order(mp, addrs[i]) : 0;
+		m->st.folio_ranges += want[i];
+	}
 }
 
 /* ---- lookups ------------------------------------------------------------- */
 
+/* Where @n pages of @pid are: move_pages with nodes = NULL. */
+static int query_nodes(struct migrator *m, pid_t pid, const uint64_t *addrs,
+		       size_t n, struct pl_page *ret)
+{
+	void *va[PL_LOOKUP_MAX];
+	int st[PL_LOOKUP_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		va[i] = (void *)(uintptr_t)addrs[i];
+		st[i] = STATUS_UNSET;
+	}
+	m->st.query_syscalls++;
+	if (m->move_pages(pid, n, va, NULL, st, 0) < 0)
+		return -errno;
+	for (size_t i = 0; i < n; i++)
+		ret[i] = (struct pl_page){
+			.nid = st[i] == STATUS_UNSET ? -EAGAIN : st[i],
+		};
+	return 0;
+}
+
 int migrator_lookup(struct migrator *m, const struct pl_proc *p,
 		    const uint64_t *addrs, size_t n, struct pl_page *ret)
 {
-	const struct thp_map *t = thp_find(m, p->pid);
-	void *va[PL_LOOKUP_MAX];
-	int st[PL_LOOKUP_MAX];
+	struct mig_proc *mp = mig_proc_of(m, p);
+	int err;
 
 	if (n > PL_LOOKUP_MAX)
 		return -E2BIG;
 	if (m->kind == MIG_FAKE) {
 		for (size_t i = 0; i < n; i++)
 			ret[i] = (struct pl_page){
-				.nid = fake_nid_of(m, p->pid, addrs[i]),
-				.order = thp_order(t, addrs[i]),
+				.nid = mig_fake_nid(m, p->pid, addrs[i]),
 			};
-		return 0;
+	} else {
+		err = query_nodes(m, p->pid, addrs, n, ret);
+		if (err)
+			return err;
 	}
-	for (size_t i = 0; i < n; i++) {
-		va[i] = (void *)(uintptr_t)addrs[i];
-		st[i] = STATUS_UNSET;
-	}
-	m->st.query_syscalls++;
-	if (move_pages(p->pid, n, va, NULL, st, 0) < 0)
-		return -errno;
-	for (size_t i = 0; i < n; i++)
-		ret[i] = (struct pl_page){
-			.nid = st[i] == STATUS_UNSET ? -EAGAIN : st[i],
-			.order = st[i] >= 0 ? thp_order(t, addrs[i]) : 0,
-		};
+	folio_orders(m, mp, p->pid, addrs, n, ret);
+	mig_flag_pinned(m, mp, p, addrs, n, ret);
 	return 0;
 }
 
@@ -337,7 +334,7 @@ static int move_fake(struct migrator *m, const struct pl_proc *p,
 	for (size_t i = 0; i < n; i++) {
 		mlog(m, LOG_INFO, "fake: move pid %d addr %#llx to node %d",
 		     (int)p->pid, (unsigned long long)addrs[i], to[i]);
-		ret[i] = fake_put(m, p->pid, addrs[i], to[i]) ? PGHOT_MOVE_NOMEM :
+		ret[i] = mig_fake_put(m, p->pid, addrs[i], to[i]) ? PGHOT_MOVE_NOMEM :
 								 PGHOT_MOVE_OK;
 	}
 	return 0;
@@ -358,7 +355,7 @@ static void requery_unset(struct migrator *m, pid_t pid, void **va,
 	if (!k)
 		return;
 	m->st.query_syscalls++;
-	if (move_pages(pid, k, ra, NULL, rq, 0))
+	if (m->move_pages(pid, k, ra, NULL, rq, 0))
 		return;
 	k = 0;
 	for (size_t i = 0; i < n; i++)
@@ -369,44 +366,26 @@ static void requery_unset(struct migrator *m, pid_t pid, void **va,
 		}
 }
 
-int migrator_move(struct migrator *m, const struct pl_proc *p,
-		  const uint64_t *addrs, const int *to, size_t n,
-		  enum pghot_move_status *ret)
+/* move_pages(2) itself, its statuses mapped. */
+static int move_real(struct migrator *m, struct mig_proc *mp,
+		     const struct pl_proc *p, const uint64_t *addrs,
+		     const int *to, size_t n, enum pghot_move_status *ret)
 {
 	void *va[PL_LOOKUP_MAX];
 	int status[PL_LOOKUP_MAX];
-	int err;
+	int err = 0;
 
-	if (n > PL_LOOKUP_MAX)
-		return -E2BIG;
-	err = same_process(m, p);
-	if (err) {
-		for (size_t i = 0; i < n; i++)
-			ret[i] = pl_move_status(err);
-		goto out;
-	}
-	if (m->kind == MIG_FAKE) {
-		err = move_fake(m, p, addrs, to, n, ret);
-		goto out;
-	}
-	if (m->kind == MIG_DRY_RUN) {
-		for (size_t i = 0; i < n; i++) {
-			mlog(m, LOG_INFO, "dry-run: move pid %d addr %#llx to node %d",
-			     (int)p->pid, (unsigned long long)addrs[i], to[i]);
-			ret[i] = PGHOT_MOVE_OK;
-		}
-		goto out;
-	}
 	for (size_t i = 0; i < n; i++) {
 		va[i] = (void *)(uintptr_t)addrs[i];
 		status[i] = STATUS_UNSET;
 	}
 	m->st.syscalls++;
-	if (move_pages(p->pid, n, va, to, status, MPOL_MF_MOVE) < 0) {
+	if (m->move_pages(p->pid, n, va, to, status, MPOL_MF_MOVE) < 0) {
 		err = -errno;
 		for (size_t i = 0; i < n; i++)
 			ret[i] = pl_move_status(err);
-		goto out;
+		mig_note_refusals(m, mp, p, addrs, to, status, n, err);
+		return err;
 	}
 	requery_unset(m, p->pid, va, to, status, n);
 	for (size_t i = 0; i < n; i++) {
@@ -419,6 +398,68 @@ int migrator_move(struct migrator *m, const struct pl_proc *p,
 		else
 			ret[i] = pl_move_status(s);
 	}
+	mig_note_refusals(m, mp, p, addrs, to, status, n, 0);
+	return 0;
+}
+
+static int move_by_kind(struct migrator *m, struct mig_proc *mp,
+			const struct pl_proc *p, const uint64_t *addrs,
+			const int *to, size_t n, enum pghot_move_status *ret)
+{
+	if (m->kind == MIG_FAKE)
+		return move_fake(m, p, addrs, to, n, ret);
+	if (m->kind == MIG_MOVE_PAGES)
+		return move_real(m, mp, p, addrs, to, n, ret);
+	for (size_t i = 0; i < n; i++) {
+		mlog(m, LOG_INFO, "dry-run: move pid %d addr %#llx to node %d",
+		     (int)p->pid, (unsigned long long)addrs[i], to[i]);
+		ret[i] = PGHOT_MOVE_OK;
+	}
+	return 0;
+}
+
+/* The pages @sel picked, moved. */
+static void move_selected(struct migrator *m, struct mig_proc *mp,
+			 const struct pl_proc *p, const uint64_t *addrs,
+			 const int *to, const uint32_t *sel, size_t k,
+			 enum pghot_move_status *ret)
+{
+	uint64_t a[PL_LOOKUP_MAX];
+	int t[PL_LOOKUP_MAX];
+	enum pghot_move_status st[PL_LOOKUP_MAX];
+
+	for (size_t j = 0; j < k; j++) {
+		a[j] = addrs[sel[j]];
+		t[j] = to[sel[j]];
+	}
+	move_by_kind(m, mp, p, a, t, k, st);
+	for (size_t j = 0; j < k; j++)
+		ret[sel[j]] = st[j];
+}
+
+int migrator_move(struct migrator *m, const struct pl_proc *p,
+		  const uint64_t *addrs, const int *to, size_t n,
+		  enum pghot_move_status *ret)
+{
+	uint32_t sel[PL_LOOKUP_MAX];
+	struct mig_proc *mp;
+	size_t k;
+	int err;
+
+	if (n > PL_LOOKUP_MAX)
+		return -E2BIG;
+	err = same_process(m, p);
+	if (err) {
+		for (size_t i = 0; i < n; i++)
+			ret[i] = pl_move_status(err);
+		goto out;
+	}
+	mp = mig_proc_of(m, p);
+	k = mig_gate(m, mp, p, addrs, to, n, ret, sel);
+	if (k == n)
+		err = move_by_kind(m, mp, p, addrs, to, n, ret);
+	else if (k)	/* statuses are per page: no whole-call error */
+		move_selected(m, mp, p, addrs, to, sel, k, ret);
 out:
 	count(m, ret, n);
 	return err;

@@ -15,11 +15,23 @@
  * move_pages, so a pid reused between two rescans is never moved as ours;
  * the answer is then -ESRCH.
  *
- * THP: a lookup reports order 9 for an address inside a mapping that holds
- * transparent huge pages (migrator_set_thp(), from smaps), when its 2 MiB
- * extent lies in the mapping; the pipeline then records and moves the
- * folio's head (move_pages moves the whole folio; a second address of a
- * folio already isolated in the same call would get -EBUSY).
+ * Folios: a lookup reports the order of the folio that holds each present
+ * page, decided per page (pagemap.h: PAGEMAP_SCAN, else pagemap PFNs and
+ * kpageflags); where neither works, from the mappings smaps shows entirely
+ * huge (migrator_set_thp()): order 9 when the 2 MiB extent around the
+ * address lies in one. The pipeline then records and moves the folio's
+ * head (move_pages moves the whole folio; a second address of a folio
+ * already isolated in the same call would get -EBUSY).
+ *
+ * Policies (mempolicy.h): for a process pghotd tracks (migrator_track()),
+ * a lookup flags PL_PAGE_PINNED on a page that may not go to any promotion
+ * node (migrator_set_tiers()): its cpuset (migrator_set_mems()), its
+ * mapping's policy (migrator_set_maps()), or an earlier refusal of the
+ * kernel. A move checks the node it is asked for against the same rules
+ * before move_pages, and a page refused is PGHOT_MOVE_PERM without a
+ * system call; until a tracked process's policies are read, its moves wait
+ * (PGHOT_MOVE_BUSY). What the kernel refuses (-EACCES, -EPERM) is
+ * remembered and not tried again. Each reason is logged once per process.
  */
 #ifndef PGHOT_LINUX_MIGRATOR_H
 #define PGHOT_LINUX_MIGRATOR_H
@@ -32,6 +44,8 @@
 #include <pghot/pghot.h>
 
 #include "core/pipeline.h"
+#include "linux/mempolicy.h"
+#include "linux/pagemap.h"
 #include "linux/source.h"
 #include "linux/targets.h"
 
@@ -44,6 +58,17 @@ struct migrator_stats {
 	uint64_t query_syscalls;	/* move_pages calls that look up */
 	uint64_t identity_mismatch;	/* moves refused: pid reused */
 	uint64_t moved[PGHOT_MOVE_STATUS_MAX]; /* per outcome, all moves */
+	uint64_t refused_policy;	/* moves not tried: cpuset, policy or an
+					 * earlier refusal (PGHOT_MOVE_PERM) */
+	uint64_t waited_policy;		/* moves not tried yet: policies not
+					 * read yet (PGHOT_MOVE_BUSY) */
+	uint64_t refused_kernel;	/* pages move_pages refused with
+					 * -EACCES/-EPERM, remembered */
+	uint64_t pages_pinned;		/* lookups flagged PL_PAGE_PINNED */
+	uint64_t folio_ranges;		/* pages whose order came from smaps
+					 * ranges (no per-page method) */
+	struct pagemap_stats pm;	/* per-page folio lookups */
+	enum pagemap_method folio_method;
 };
 
 struct migrator;
@@ -51,7 +76,7 @@ struct migrator;
 /**
  * migrator_open() - a backend by name.
  * @spec:       "move_pages", "dry-run" or "fake:N".
- * @procfs_root: where /proc is (identity checks, smaps).
+ * @procfs_root: where /proc is (identity checks, pagemap, kpageflags).
  * @log/@log_arg: where dry-run and failures log; may be NULL.
  * @ret:        the backend; free with migrator_close().
  * @errbuf:     on failure, a message naming the known backends.
@@ -95,13 +120,67 @@ int migrator_move(struct migrator *m, const struct pl_proc *p,
 		  enum pghot_move_status *ret);
 
 /**
- * migrator_set_thp() - the THP-backed mappings of @pid (from
- * proc_read_thp_ranges()); the migrator takes ownership of @v (malloc'ed,
- * may be NULL with @n 0) and frees the previous list.
+ * migrator_set_thp() - the huge mappings of @pid (from smaps: every
+ * resident page in a THP, proc_read_thp_ranges()), sorted by address, for
+ * when no per-page folio lookup works; the migrator takes ownership of @v
+ * (malloc'ed, may be NULL with @n 0) and frees the previous list.
  * Return: 0, or -ENOMEM (@v is freed).
  */
 int migrator_set_thp(struct migrator *m, pid_t pid, struct addr_range *v,
 		     size_t n);
+
+/**
+ * migrator_wants_thp_ranges() - whether folio orders of @pid need smaps
+ * ranges: no per-page method works (probed once, on @pid's pagemap), or
+ * @pid has no pagemap (a fake procfs).
+ */
+bool migrator_wants_thp_ranges(struct migrator *m, pid_t pid);
+
+/**
+ * migrator_set_folio_method() - use @method for folio orders from now on
+ * (tests, benchmarks; PAGEMAP_PROBE finds the best again).
+ */
+void migrator_set_folio_method(struct migrator *m, enum pagemap_method method);
+
+/**
+ * migrator_set_tiers() - which pages may be promoted: those on a node in
+ * @lower, to one of @n nodes @promo (default mode: target_nid; precise
+ * mode: every top-tier node with memory). Copied.
+ * Return: 0, -EINVAL (@n is 0 or above PGHOT_MAX_NODES), -ENOMEM.
+ */
+int migrator_set_tiers(struct migrator *m, const struct nodemask *lower,
+		       const int *promo, size_t n);
+
+/**
+ * migrator_track() - @p is a target: its moves wait until its policies are
+ * read (migrator_set_maps()), and its refusals are remembered. A process
+ * that is not tracked has no restrictions (tests, tools).
+ * Return: 0 or -ENOMEM.
+ */
+int migrator_track(struct migrator *m, const struct pl_proc *p);
+
+/**
+ * migrator_set_mems() - @p's Mems_allowed (@has false: not known).
+ * Return: 0, -ESRCH if @p (pid and start time) is not tracked.
+ */
+int migrator_set_mems(struct migrator *m, const struct pl_proc *p, bool has,
+		      const struct nodemask *mems);
+
+/**
+ * migrator_set_maps() - @p's mapping policies, taken from @b (emptied in
+ * any case); @p's moves need not wait any more.
+ * Return: 0, -ESRCH if @p is not tracked.
+ */
+int migrator_set_maps(struct migrator *m, const struct pl_proc *p,
+		      struct mempol_maps *b);
+
+/* The move_pages(2) the backend calls (libnuma's by default). */
+typedef long (*move_pages_fn)(int pid, unsigned long count, void **pages,
+			      const int *nodes, int *status, int flags);
+
+/** migrator_set_move_pages() - call @fn instead (tests play the kernel's
+ * refusals with it); NULL: libnuma's again. */
+void migrator_set_move_pages(struct migrator *m, move_pages_fn fn);
 
 /** migrator_forget() - drop what the migrator keeps of @pid. */
 void migrator_forget(struct migrator *m, pid_t pid);

@@ -2,6 +2,7 @@
 /* THP-backed mappings from /proc/PID/smaps, streaming; see smaps.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,36 +47,71 @@ static int field_kb(const char *v, size_t len, uint64_t *ret)
 #define ANON_HUGE "AnonHugePages:"
 #define ANON_HUGE_LEN (sizeof(ANON_HUGE) - 1)
 
+/* The fields that decide whether a mapping is huge: its resident size and
+ * its PMD-mapped THPs of each kind (Documentation/filesystems/proc.rst). */
+static const struct {
+	const char *name;
+	size_t len;
+	bool huge;
+} kb_fields[] = {
+	{ "Rss:", 4, false },
+	{ ANON_HUGE, ANON_HUGE_LEN, true },
+	{ "ShmemPmdMapped:", 15, true },
+	{ "FilePmdMapped:", 14, true },
+};
+
+/* The mapping read so far is over: keep it if every resident page of it
+ * is in a PMD-mapped THP. */
+static int end_mapping(struct smaps_scan *s)
+{
+	struct addr_range cur = s->cur;
+	bool huge = cur.end && s->cur_huge_kb && s->cur_huge_kb >= s->cur_rss_kb;
+
+	s->cur.end = 0;
+	if (!huge || s->n >= s->max)
+		return 0;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		struct addr_range *nv;
+
+		if (cap > s->max)
+			cap = s->max;
+		nv = realloc(s->v, cap * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = cur;
+	return 0;
+}
+
 static int one_line(struct smaps_scan *s, const char *line, size_t len)
 {
 	uint64_t a, b, kb;
+	int err;
 
-	if (len > ANON_HUGE_LEN && !memcmp(line, ANON_HUGE, ANON_HUGE_LEN)) {
-		if (!s->cur.end || s->n >= s->max ||
-		    field_kb(line + ANON_HUGE_LEN, len - ANON_HUGE_LEN, &kb) || !kb)
+	for (size_t f = 0; f < sizeof(kb_fields) / sizeof(kb_fields[0]); f++) {
+		size_t fl = kb_fields[f].len;
+
+		if (len <= fl || memcmp(line, kb_fields[f].name, fl))
+			continue;
+		if (field_kb(line + fl, len - fl, &kb))
 			return 0;
-		if (s->n == s->cap) {
-			size_t cap = s->cap ? s->cap * 2 : 16;
-			struct addr_range *nv;
-
-			if (cap > s->max)
-				cap = s->max;
-			nv = realloc(s->v, cap * sizeof(*nv));
-			if (!nv)
-				return -ENOMEM;
-			s->v = nv;
-			s->cap = cap;
-		}
-		s->v[s->n++] = s->cur;
-		s->cur.end = 0;	/* one entry per mapping */
+		if (!kb_fields[f].huge)
+			s->cur_rss_kb = kb;
+		else if (kb <= UINT64_MAX - s->cur_huge_kb)
+			s->cur_huge_kb += kb;
 		return 0;
 	}
 	/* a mapping's first line has the /proc/PID/maps format */
-	if (!damon_parse_maps_line(line, len, &a, &b)) {
-		s->cur.start = a;
-		s->cur.end = b;
-	}
-	return 0;
+	if (damon_parse_maps_line(line, len, &a, &b))
+		return 0;
+	err = end_mapping(s);
+	s->cur.start = a;
+	s->cur.end = b;
+	s->cur_rss_kb = s->cur_huge_kb = 0;
+	return err;
 }
 
 static int line_cb(void *arg, const char *line, size_t len)
@@ -118,6 +154,7 @@ void smaps_scan_finish(struct smaps_scan *s, struct addr_range **ret,
 		       size_t *ret_n)
 {
 	lines_end(&s->lines, line_cb, s);
+	end_mapping(s);	/* out of memory: the last one is not kept */
 	*ret = s->v;
 	*ret_n = s->n;
 	s->v = NULL;
@@ -135,19 +172,33 @@ void smaps_scan_release(struct smaps_scan *s)
 int proc_read_thp_kb(const char *procfs, pid_t pid, uint64_t *ret_kb)
 {
 	char buf[4096];
-	const char *p;
+	uint64_t sum = 0, kb;
+	bool anon = false;
 	int n;
 
 	/* about 20 short lines; -EFBIG keeps the first 4 KiB, which hold
-	 * AnonHugePages on every kernel */
+	 * these fields on every kernel */
 	n = fsr_read(procfs, buf, sizeof(buf), "%d/smaps_rollup", (int)pid);
 	if (n < 0 && n != -EFBIG)
 		return n == -ESRCH ? -ENOENT : n;
-	p = strstr(buf, "\n" ANON_HUGE);
-	if (!p)
+	for (size_t f = 1; f < sizeof(kb_fields) / sizeof(kb_fields[0]); f++) {
+		char key[32];
+		const char *p;
+
+		snprintf(key, sizeof(key), "\n%s", kb_fields[f].name);
+		p = strstr(buf, key);
+		if (!p)
+			continue;	/* ShmemPmdMapped: 4.8+, FilePmdMapped: 5.4+ */
+		p += strlen(key);
+		if (field_kb(p, strcspn(p, "\n"), &kb) || kb > UINT64_MAX - sum)
+			return -EINVAL;
+		sum += kb;
+		anon |= f == 1;
+	}
+	if (!anon)
 		return -EINVAL;
-	p += 1 + ANON_HUGE_LEN;
-	return field_kb(p, strcspn(p, "\n"), ret_kb) ? -EINVAL : 0;
+	*ret_kb = sum;
+	return 0;
 }
 
 int proc_parse_thp_ranges(const char *text, size_t max,

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The THP-backed mappings of a process, from /proc/PID/smaps: the mappings
- * whose "AnonHugePages:" is above 0 kB (Documentation/filesystems/proc.rst).
+ * The huge mappings of a process, from /proc/PID/smaps: those whose every
+ * resident page is in a PMD-mapped THP (Rss no more than AnonHugePages +
+ * ShmemPmdMapped + FilePmdMapped, and above 0; Documentation/filesystems/
+ * proc.rst). A mapping only partly huge is not one: smaps cannot tell
+ * which of its pages are, so a caller that would move a 2 MiB head for a
+ * hot page there could leave the hot page behind. pghotd uses these ranges
+ * only where it cannot decide per page (linux/pagemap.h).
  *
  * smaps is large: about 700 bytes per mapping, 70 MB for 100k mappings
  * (vm.max_map_count allows 65530 by default, more when raised), and the
@@ -14,7 +19,8 @@
  *   of one turn of its loop;
  * - /proc/PID/smaps_rollup (Linux 4.14+) sums the same fields over every
  *   mapping in one short file: when its AnonHugePages is 0 there is nothing
- *   to find, and smaps is not read at all.
+ *   to find, and smaps is not read at all (shmem and file THPs count as
+ *   well: ShmemPmdMapped, FilePmdMapped).
  */
 #ifndef PGHOT_LINUX_SMAPS_H
 #define PGHOT_LINUX_SMAPS_H
@@ -38,6 +44,9 @@ struct smaps_scan {
 	struct addr_range *v;		/* malloc'ed, up to @max */
 	size_t n, cap;
 	struct addr_range cur;		/* the mapping being read */
+	uint64_t cur_rss_kb;		/* its Rss */
+	uint64_t cur_huge_kb;		/* its AnonHugePages + ShmemPmdMapped
+					 * + FilePmdMapped */
 	struct lines lines;		/* a line cut by a read */
 	uint64_t bytes;			/* read so far */
 };
@@ -83,15 +92,16 @@ void smaps_scan_finish(struct smaps_scan *s, struct addr_range **ret,
 void smaps_scan_release(struct smaps_scan *s);
 
 /**
- * proc_read_thp_kb() - AnonHugePages of <procfs>/PID/smaps_rollup, kB.
+ * proc_read_thp_kb() - AnonHugePages + ShmemPmdMapped + FilePmdMapped of
+ * <procfs>/PID/smaps_rollup, kB.
  * Return: 0, -ENOENT if the kernel (or a fake tree) has no smaps_rollup or
  * the process is gone, -EINVAL if it has no AnonHugePages line.
  */
 int proc_read_thp_kb(const char *procfs, pid_t pid, uint64_t *ret_kb);
 
 /**
- * proc_parse_thp_ranges() - the mappings of smaps @text with AnonHugePages
- * > 0, at most @max, in one pass (smaps_scan_feed() over the text).
+ * proc_parse_thp_ranges() - the huge mappings of smaps @text, at most
+ * @max, in one pass (smaps_scan_feed() over the text).
  * @ret: malloc'ed array (NULL if none); the caller frees it.
  * Return: 0 or -ENOMEM.
  */
@@ -99,10 +109,10 @@ int proc_parse_thp_ranges(const char *text, size_t max,
 			  struct addr_range **ret, size_t *ret_n);
 
 /**
- * proc_read_thp_ranges() - the mappings of /proc/PID/smaps with
- * AnonHugePages > 0 (at most @max), so that callers report one address per
- * huge page (the 2 MiB-aligned head) in them. When smaps_rollup says
- * AnonHugePages is 0, smaps is not read and the answer is none. Reads the
+ * proc_read_thp_ranges() - the huge mappings of /proc/PID/smaps (at most
+ * @max), so that callers report one address per huge page (the 2 MiB-
+ * aligned head) in them. When smaps_rollup says there is no THP, smaps is
+ * not read and the answer is none. Reads the
  * whole file before it returns: a loop that must stay responsive uses
  * smaps_scan_step() instead.
  * @ret: malloc'ed array (NULL if none); the caller frees it.

@@ -27,9 +27,12 @@ addr=$(cat "$T/addr")
 [ -n "$addr" ] || fail "helper did not start"
 
 machine 3node-notiers
-# the fake procfs names the real helper (identity = pid + start time)
+# the fake procfs names the real helper (identity = pid + start time);
+# without its Mems_allowed (node 0 only here), which would keep its pages
+# from the fake node 1 before move_pages is called (daemon_mempolicy.sh)
 mkdir -p "$T/proc/$HELPER"
-cp "/proc/$HELPER/stat" "/proc/$HELPER/comm" "/proc/$HELPER/status" "$T/proc/$HELPER/"
+cp "/proc/$HELPER/stat" "/proc/$HELPER/comm" "$T/proc/$HELPER/"
+grep -v '^Mems_allowed' "/proc/$HELPER/status" >"$T/proc/$HELPER/status"
 config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 0" "target_nid = 1" "freq_threshold = 1" \
 	"sleep_ms = 50" "[targets]" "pids = $HELPER" "[feed]" "path = $T/feed"
 for i in $(seq 0 39); do printf '%s %#x\n' "$HELPER" $((addr + i * 4096)); done >"$T/feed"

@@ -25,6 +25,7 @@ struct fm_proc {
 	size_t npages;
 	int8_t *nid;		/* node of each page, -1 not present */
 	uint8_t *order;		/* folio order reported for the page */
+	uint8_t *flags;		/* PL_PAGE_* reported for the page */
 	bool gone;		/* lookups and moves answer -ESRCH */
 };
 
@@ -36,6 +37,9 @@ struct fake_machine {
 	/* what the pipeline did */
 	uint64_t lookups, looked_up, moves, moved_up, moved_down, node_mem_calls;
 	int perm_node;			/* moves to this node: -EACCES; -1 off */
+	struct pl_proc last_move_proc;	/* the process of the last move call */
+	bool move_mixed;		/* a move call named pages of another
+					 * process's range */
 	uint64_t last_lookup_addr[1024];
 	size_t last_lookup_n;
 	int nlogs;
@@ -65,6 +69,7 @@ static inline struct fm_proc *fm_add(struct fake_machine *m, pid_t pid,
 	p->npages = npages;
 	p->nid = malloc(npages);
 	p->order = calloc(npages, 1);
+	p->flags = calloc(npages, 1);
 	for (size_t i = 0; i < npages; i++)
 		p->nid[i] = (int8_t)nid;
 	m->used[nid] += npages * FM_PAGE;
@@ -76,6 +81,7 @@ static inline void fm_free(struct fake_machine *m)
 	for (size_t i = 0; i < m->nprocs; i++) {
 		free(m->procs[i].nid);
 		free(m->procs[i].order);
+		free(m->procs[i].flags);
 	}
 	m->nprocs = 0;
 }
@@ -116,6 +122,7 @@ static int fm_lookup(void *arg, const struct pl_proc *id, const uint64_t *addrs,
 		ret[i] = (struct pl_page){
 			.nid = k < 0 ? -EFAULT : p->nid[k] < 0 ? -ENOENT : p->nid[k],
 			.order = k < 0 ? 0 : p->order[k],
+			.flags = k < 0 ? 0 : p->flags[k],
 		};
 	}
 	return 0;
@@ -128,12 +135,15 @@ static int fm_move(void *arg, const struct pl_proc *id, const uint64_t *addrs,
 	struct fm_proc *p = fm_proc(m, id->pid);
 
 	m->moves++;
+	m->last_move_proc = *id;
 	if (!p || p->gone || p->id.start_time != id->start_time)
 		return -ESRCH;
 	for (size_t i = 0; i < n; i++) {
 		long k = fm_index(p, addrs[i]);
 		size_t span, from_nid;
 
+		if (k < 0)
+			m->move_mixed = true;
 		if (k < 0 || p->nid[k] < 0) {
 			ret[i] = PGHOT_MOVE_GONE;
 			continue;

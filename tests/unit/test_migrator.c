@@ -3,7 +3,11 @@
  * The migrator backends: move_pages(2) for real on this machine (node 0
  * exists everywhere): node lookup of touched and untouched pages, moves to
  * the node a page is on, whole-call failures, the identity check before a
- * move; dry-run and fake:N by name; THP orders; status names.
+ * move; dry-run and fake:N by name; THP orders from ranges and, on a THP
+ * of this process (madvise(MADV_HUGEPAGE)), per page with PAGEMAP_SCAN and
+ * with kpageflags; policies and cpusets (pinned pages, refused moves,
+ * moves that wait for the policies); the kernel's refusals remembered
+ * (a move_pages stand-in); status names.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +16,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -223,11 +228,249 @@ static void test_thp_orders(void **state)
 	struct pl_page pg[3];
 
 	*v = (struct addr_range){ 0x40000000, 0x40300000 };
+	migrator_set_folio_method(m, PAGEMAP_RANGES);
 	assert_int_equal(migrator_set_thp(m, 77, v, 1), 0);
 	assert_int_equal(migrator_lookup(m, &any, a, 3, pg), 0);
 	assert_int_equal(pg[0].order, 9);
 	assert_int_equal(pg[1].order, 0);	/* its 2 MiB run past the end */
 	assert_int_equal(pg[2].order, 0);	/* outside */
+	migrator_close(m);
+}
+
+/* ---- THP of this process, per page -------------------------------------- */
+
+#define TWO_MB (2UL << 20)
+
+/* 8 MiB at a 2 MiB boundary (in the 10 MiB mapping @ret_raw): the first
+ * 4 MiB asked to be huge, the rest not; all touched. NULL (after a skip
+ * message) where no THP comes. */
+static char *map_thp(char **ret_raw)
+{
+	char *raw, *p, line[256];
+	unsigned long huge_kb = 0;
+	FILE *f;
+
+	need_move_pages();
+	raw = mmap(NULL, 5 * TWO_MB, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(raw != MAP_FAILED);
+	*ret_raw = raw;
+	p = (char *)(((uintptr_t)raw + TWO_MB - 1) & ~(TWO_MB - 1));
+	if (madvise(p, 2 * TWO_MB, MADV_HUGEPAGE)) {
+		print_message("no THP here (madvise: %s): skipped\n", strerror(errno));
+		return NULL;
+	}
+	madvise(p + 2 * TWO_MB, 2 * TWO_MB, MADV_NOHUGEPAGE);
+	memset(p, 1, 4 * TWO_MB);
+	f = fopen("/proc/self/smaps_rollup", "r");
+	while (f && fgets(line, sizeof(line), f))
+		sscanf(line, "AnonHugePages: %lu kB", &huge_kb);
+	if (f)
+		fclose(f);
+	if (huge_kb < 2048) {
+		print_message("no THP was allocated (THP disabled, or no free 2 MiB block): skipped\n");
+		return NULL;
+	}
+	return p;
+}
+
+static void check_thp_orders(enum pagemap_method method)
+{
+	struct migrator *m = open_mig("move_pages");
+	struct pl_proc me = self();
+	char *raw, *p = map_thp(&raw);
+	uint64_t a[5];
+	struct pl_page pg[5];
+	struct migrator_stats st;
+
+	if (!p) {
+		munmap(raw, 5 * TWO_MB);
+		migrator_close(m);
+		skip();
+	}
+	a[0] = (uintptr_t)p + 0x5000;
+	a[1] = (uintptr_t)p + TWO_MB + 0x1000;
+	a[2] = (uintptr_t)p + 2 * TWO_MB + 0x3000;	/* not huge */
+	a[3] = (uintptr_t)p + 3 * TWO_MB + 0x7000;
+	a[4] = (uintptr_t)p + 0x6000;
+	migrator_set_folio_method(m, method);
+	assert_int_equal(migrator_lookup(m, &me, a, 5, pg), 0);
+	migrator_stats(m, &st);
+	if (method == PAGEMAP_SCAN_IOCTL && st.folio_method == PAGEMAP_RANGES) {
+		print_message("no PAGEMAP_SCAN (Linux < 6.7): skipped\n");
+		munmap(raw, 5 * TWO_MB);
+		migrator_close(m);
+		skip();
+	}
+	assert_int_equal(st.folio_method, method);
+	assert_int_equal(pg[0].order, 9);
+	assert_int_equal(pg[1].order, 9);
+	assert_int_equal(pg[2].order, 0);
+	assert_int_equal(pg[3].order, 0);
+	assert_int_equal(pg[4].order, 9);
+	/* addresses less than 2 MiB apart share a scan (three here), less
+	 * than 128 KiB apart a pagemap read (four) */
+	if (method == PAGEMAP_SCAN_IOCTL)
+		assert_int_equal(st.pm.scan_ioctls, 3);
+	else
+		assert_int_equal(st.pm.pagemap_reads, 4);
+	munmap(raw, 5 * TWO_MB);
+	migrator_close(m);
+}
+
+static void test_thp_pagemap_scan(void **state)
+{
+	check_thp_orders(PAGEMAP_SCAN_IOCTL);
+}
+
+static void test_thp_kpageflags(void **state)
+{
+	if (access("/proc/kpageflags", R_OK)) {
+		print_message("/proc/kpageflags not readable (not root): skipped\n");
+		skip();
+	}
+	check_thp_orders(PAGEMAP_KPAGEFLAGS);
+}
+
+/* ---- policies ------------------------------------------------------------ */
+
+static void set_maps(struct migrator *m, const struct pl_proc *p,
+		     const char *const *lines, size_t n)
+{
+	struct mempol_maps b = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		struct proc_numa_map nm;
+
+		assert_int_equal(proc_parse_numa_map(lines[i], strlen(lines[i]), &nm), 0);
+		assert_int_equal(mempol_maps_add(&b, &nm), 0);
+	}
+	assert_int_equal(migrator_set_maps(m, p, &b), 0);
+}
+
+static struct migrator *policy_mig(const char *name, const struct pl_proc *p)
+{
+	struct migrator *m = open_mig(name);
+	struct nodemask lower = { 0 };
+	int promo = 0;
+
+	nodemask_set(&lower, 1);
+	assert_int_equal(migrator_set_tiers(m, &lower, &promo, 1), 0);
+	assert_int_equal(migrator_track(m, p), 0);
+	return m;
+}
+
+/* A page under bind:1 is flagged pinned and its move refused without a
+ * move_pages call; a page without a policy is neither. Until the policies
+ * are read, moves wait. */
+static void test_policy_pinned(void **state)
+{
+	static const char *const lines[] = {
+		"10000000 default anon=1", "20000000 bind:1 anon=1",
+	};
+	struct pl_proc me = self();
+	struct migrator *m = policy_mig("fake:1", &me);
+	uint64_t a[2] = { 0x10005000, 0x20005000 };
+	int to[2] = { 0, 0 };
+	enum pghot_move_status ms[2];
+	struct pl_page pg[2];
+	struct migrator_stats st;
+	struct nodemask cpus = { 0 };
+
+	assert_int_equal(migrator_move(m, &me, a, to, 2, ms), 0);
+	assert_int_equal(ms[0], PGHOT_MOVE_BUSY);	/* not read yet */
+	assert_int_equal(ms[1], PGHOT_MOVE_BUSY);
+	set_maps(m, &me, lines, 2);
+	assert_int_equal(migrator_lookup(m, &me, a, 2, pg), 0);
+	assert_int_equal(pg[0].flags, 0);
+	assert_int_equal(pg[1].flags, PL_PAGE_PINNED);
+	assert_int_equal(migrator_move(m, &me, a, to, 2, ms), 0);
+	assert_int_equal(ms[0], PGHOT_MOVE_OK);
+	assert_int_equal(ms[1], PGHOT_MOVE_PERM);
+	migrator_stats(m, &st);
+	assert_int_equal(st.waited_policy, 2);
+	assert_int_equal(st.refused_policy, 1);
+	assert_int_equal(st.pages_pinned, 1);
+	/* the cpuset: node 1 only */
+	nodemask_set(&cpus, 1);
+	assert_int_equal(migrator_set_mems(m, &me, true, &cpus), 0);
+	a[0] = 0x10006000;
+	assert_int_equal(migrator_lookup(m, &me, a, 1, pg), 0);
+	assert_int_equal(pg[0].flags, PL_PAGE_PINNED);
+	/* another process with the pid: none of this applies to it */
+	me.start_time++;
+	assert_int_equal(migrator_set_mems(m, &me, true, &cpus), -ESRCH);
+	migrator_close(m);
+}
+
+/* move_pages as the kernel answers a target it may not move to. */
+static int refuse_mode;		/* 0 ok, EACCES/EPERM the call, -1 odd pages */
+static int move_calls;
+
+static long fake_move_pages(int pid, unsigned long count, void **pages,
+			    const int *nodes, int *status, int flags)
+{
+	if (nodes)
+		move_calls++;
+	if (nodes && (refuse_mode == EACCES || refuse_mode == EPERM)) {
+		errno = refuse_mode;
+		return -1;
+	}
+	for (unsigned long i = 0; i < count; i++) {
+		bool odd = ((uintptr_t)pages[i] >> 12) & 1;
+
+		status[i] = !nodes ? 1 : refuse_mode == -1 && odd ? -EACCES : nodes[i];
+	}
+	return 0;
+}
+
+static void test_kernel_refusals(void **state)
+{
+	struct pl_proc me = self();
+	struct migrator *m = policy_mig("move_pages", &me);
+	uint64_t a[4] = { 0x10000000, 0x10001000, 0x10002000, 0x10003000 };
+	int to[4] = { 0, 0, 0, 0 };
+	enum pghot_move_status ms[4];
+	struct pl_page pg[4];
+	struct migrator_stats st;
+
+	migrator_set_move_pages(m, fake_move_pages);
+	migrator_set_folio_method(m, PAGEMAP_RANGES);
+	set_maps(m, &me, NULL, 0);
+	/* one page each refused: those folios are not tried again */
+	refuse_mode = -1;
+	move_calls = 0;
+	assert_int_equal(migrator_move(m, &me, a, to, 4, ms), 0);
+	assert_int_equal(ms[0], PGHOT_MOVE_OK);
+	assert_int_equal(ms[1], PGHOT_MOVE_PERM);
+	assert_int_equal(migrator_lookup(m, &me, a, 4, pg), 0);
+	assert_int_equal(pg[0].flags | pg[2].flags, 0);
+	assert_int_equal(pg[1].flags & pg[3].flags, PL_PAGE_PINNED);
+	assert_int_equal(migrator_move(m, &me, &a[1], to, 1, ms), 0);
+	assert_int_equal(ms[0], PGHOT_MOVE_PERM);
+	assert_int_equal(move_calls, 1);
+	/* the node refused for the whole call: every page, no more calls */
+	refuse_mode = EACCES;
+	assert_true(migrator_move(m, &me, a, to, 1, ms) < 0);
+	assert_int_equal(ms[0], PGHOT_MOVE_PERM);
+	assert_int_equal(migrator_lookup(m, &me, &a[2], 1, pg), 0);
+	assert_int_equal(pg[0].flags, PL_PAGE_PINNED);
+	assert_int_equal(migrator_move(m, &me, &a[2], to, 1, ms), 0);
+	assert_int_equal(ms[0], PGHOT_MOVE_PERM);
+	assert_int_equal(move_calls, 2);
+	/* Mems_allowed read again (changed): the node is tried again, and an
+	 * EPERM for the call refuses the process for good */
+	migrator_set_mems(m, &me, false, NULL);
+	assert_int_equal(migrator_set_mems(m, &me, true, &(struct nodemask){ { 3 } }), 0);
+	refuse_mode = EPERM;
+	assert_true(migrator_move(m, &me, &a[2], to, 1, ms) < 0);
+	assert_int_equal(move_calls, 3);
+	refuse_mode = 0;
+	assert_int_equal(migrator_move(m, &me, &a[2], to, 1, ms), 0);
+	assert_int_equal(ms[0], PGHOT_MOVE_PERM);
+	assert_int_equal(move_calls, 3);
+	migrator_stats(m, &st);
+	assert_int_equal(st.refused_kernel, 4);
 	migrator_close(m);
 }
 
@@ -254,6 +497,10 @@ int main(void)
 		cmocka_unit_test(test_move_checks_identity),
 		cmocka_unit_test(test_dry_run_and_fake),
 		cmocka_unit_test(test_thp_orders),
+		cmocka_unit_test(test_thp_pagemap_scan),
+		cmocka_unit_test(test_thp_kpageflags),
+		cmocka_unit_test(test_policy_pinned),
+		cmocka_unit_test(test_kernel_refusals),
 		cmocka_unit_test(test_status_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

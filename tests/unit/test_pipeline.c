@@ -3,7 +3,9 @@
  * The pipeline on a fake machine (tests/unit/fake_machine.h) with a virtual
  * clock: a whole promote-then-pressure story, and each mechanism on its
  * own (range sampling, the poll budget, batched lookups, samples with a
- * known node, folio heads, the target maps, bad nodes, a process gone).
+ * known node, folio heads, pinned pages, the target maps, bad nodes, a
+ * process gone), and demotion's failure paths (a move failing as a whole
+ * or answering nonsense; a pid reused between candidate and pass).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,7 +27,10 @@ static const struct pl_node nodes[] = {
 
 static struct fake_machine fm;
 
-static struct pl *new_pl_age(bool demote, unsigned int eager_min_age)
+/* A pipeline over a fresh fake machine, with its ops or others, eager
+ * promotion waiting for regions of @eager_min_age aggregations. */
+static struct pl *new_pl_with(bool demote, const struct pl_ops *ops,
+			       unsigned int eager_min_age)
 {
 	struct pl_params p;
 	char err[256] = "";
@@ -38,7 +43,7 @@ static struct pl *new_pl_age(bool demote, unsigned int eager_min_age)
 	pl_params_default(PGHOT_MODE_DEFAULT, &p);
 	p.demote_enabled = demote;
 	p.eager_min_age = eager_min_age;
-	pl = pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err));
+	pl = pl_new(&p, nodes, 2, ops, &fm, err, sizeof(err));
 	if (!pl)
 		fail_msg("pl_new: %s", err);
 	return pl;
@@ -46,7 +51,7 @@ static struct pl *new_pl_age(bool demote, unsigned int eager_min_age)
 
 static struct pl *new_pl(bool demote)
 {
-	return new_pl_age(demote, 0);
+	return new_pl_with(demote, &fm_ops, 0);
 }
 
 static void free_pl(struct pl *pl)
@@ -289,7 +294,7 @@ static struct pl_range damon_range(pid_t pid, uint64_t start, size_t npages,
  * it needs freq_threshold sightings, unless every check saw an access. */
 static void test_eager_with_room(void **state)
 {
-	struct pl *pl = new_pl_age(false, 3);
+	struct pl *pl = new_pl_with(false, &fm_ops, 3);
 	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 64, 1);
 	struct pl_range r = damon_range(100, a->base, 64, 5);
 	struct pl_stats st;
@@ -370,6 +375,142 @@ static void test_known_top_skips_lookups(void **state)
 	/* 30 s later the marks have expired */
 	step(pl, &r, 1, 32000);
 	assert_int_equal(fm.looked_up, before + 128);
+	free_pl(pl);
+}
+
+/* Pages the lookup flags PL_PAGE_PINNED (a policy or cpuset forbids the
+ * top tier) are counted, never recorded, never promoted. */
+static void test_pinned_pages(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 16, 1);
+	struct pl_range r = range(100, a->base, 16, false, 0);
+	struct pl_stats st;
+
+	for (size_t i = 0; i < 8; i++)
+		a->flags[i] = PL_PAGE_PINNED;
+	add_target(pl, a);
+	for (uint64_t t = 1000; t < 2000; t += 100)
+		step(pl, &r, 1, t);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_pinned, 10 * 8);
+	assert_int_equal(pl_target_find(pl, 100)->pages_pinned, 10 * 8);
+	/* the other 8: recorded in two reports, then promoted */
+	assert_int_equal(st.pages_lower, 2 * 8);
+	assert_int_equal(pl_target_find(pl, 100)->pages_recorded, 2 * 8);
+	assert_int_equal(fm_count(a, 0, 8, 1), 8);	/* stayed */
+	assert_int_equal(fm_count(a, 8, 16, 0), 8);	/* promoted */
+	free_pl(pl);
+}
+
+/* DRAM at 2% free, so that cold reports make demotion candidates. */
+static void pressure(void)
+{
+	fm.filler[0] = fm.total[0] - fm.used[0] - fm.total[0] * 2 / 100;
+}
+
+static int move_fails_whole(void *arg, const struct pl_proc *p,
+			    const uint64_t *addrs, const int *to, size_t n,
+			    enum pghot_move_status *ret)
+{
+	struct fake_machine *m = arg;
+
+	m->moves++;
+	return -EIO;	/* @ret untouched */
+}
+
+static int move_answers_nonsense(void *arg, const struct pl_proc *p,
+				 const uint64_t *addrs, const int *to, size_t n,
+				 enum pghot_move_status *ret)
+{
+	struct fake_machine *m = arg;
+
+	m->moves++;
+	for (size_t i = 0; i < n; i++)
+		ret[i] = (enum pghot_move_status)(1000 + i);
+	return 0;
+}
+
+/* A demotion move that fails as a whole without a status, or answers
+ * statuses out of range: every page counts as pgdemote_fail_other, and no
+ * counter array is indexed with them (ASan would say). */
+static void test_demote_failed_move(void **state)
+{
+	static struct pl_ops ops[2];
+
+	ops[0] = ops[1] = fm_ops;
+	ops[0].move = move_fails_whole;
+	ops[1].move = move_answers_nonsense;
+	for (int k = 0; k < 2; k++) {
+		struct pl *pl;
+		struct fm_proc *b;
+		struct pl_range r;
+		struct pl_stats st;
+		uint64_t fail = 0;
+
+		pl = new_pl_with(true, &ops[k], 0);
+		b = fm_add(&fm, 200, 7, 0x80000000, 4096, 0);
+		add_target(pl, b);
+		pressure();
+		r = range(200, b->base, 4096, true, 50);
+		for (uint64_t t = 1000; t < 1500; t += 100)
+			step(pl, &r, 1, t);
+		pl_stats(pl, &st);
+		assert_true(fm.moves > 0);
+		assert_true(st.pgdemote_candidates > 0);
+		assert_int_equal(st.pgdemote_success, 0);
+		for (int s = PGHOT_MOVE_BUSY; s < PGHOT_MOVE_STATUS_MAX; s++)
+			if (s != PGHOT_MOVE_OTHER)
+				assert_int_equal(st.pgdemote_fail[s], 0);
+		fail = st.pgdemote_fail[PGHOT_MOVE_OTHER];
+		assert_true(fail > 0);
+		assert_int_equal(pl_target_find(pl, 200)->pages_demoted, 0);
+		assert_int_equal(fm_count(b, 0, 4096, 0), 4096);
+		free_pl(pl);
+	}
+}
+
+/* The pid of a target with demotion candidates is reused before the
+ * pass (the process exits, another gets its number): its candidates go
+ * with it; the new process is a new target whose pages are demoted only
+ * from its own reports; no move call mixes two processes. */
+static void test_demote_pid_reused(void **state)
+{
+	struct pl *pl = new_pl(true);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x80000000, 1024, 0);
+	struct fm_proc *b = fm_add(&fm, 200, 2, 0xa0000000, 1024, 0);
+	struct pl_range r[2] = {
+		range(100, a->base, 1024, true, 50),
+		range(200, b->base, 1024, true, 50),
+	};
+	struct pl_stats st;
+
+	add_target(pl, a);
+	add_target(pl, b);
+	pressure();
+	step(pl, NULL, 0, 1000);	/* the worker wake sees DRAM low */
+	assert_true(pl_demote_wanted(pl));
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, r, 2, 1050), 0);
+	assert_int_equal(pl_flush(pl, 1050), 0);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pgdemote_candidates, 512);
+	/* pid 100 is another process now: the rescan removes and adds it */
+	assert_int_equal(pl_target_remove(pl, 100), 0);
+	a->id.start_time = 9;
+	add_target(pl, a);
+	assert_int_equal(pl_run(pl, 1100, NULL), 0);
+	pl_stats(pl, &st);
+	assert_true(st.pgdemote_success > 0);
+	assert_int_equal(fm_count(a, 0, 1024, 1), 0);	/* none of the old */
+	assert_int_equal(fm_count(b, 0, 1024, 1), st.pgdemote_success);
+	assert_int_equal(fm.last_move_proc.pid, 200);
+	assert_false(fm.move_mixed);
+	/* the new process's own cold pages: demoted under its identity */
+	for (uint64_t t = 1200; t < 2000 && !fm_count(a, 0, 1024, 1); t += 100)
+		step(pl, &r[0], 1, t);
+	assert_true(fm_count(a, 0, 1024, 1) > 0);
+	assert_int_equal(fm.last_move_proc.start_time, 9);
+	assert_false(fm.move_mixed);
 	free_pl(pl);
 }
 
@@ -520,6 +661,9 @@ int main(void)
 		cmocka_unit_test(test_eager_with_room),
 		cmocka_unit_test(test_samples_grow_with_evidence),
 		cmocka_unit_test(test_known_top_skips_lookups),
+		cmocka_unit_test(test_pinned_pages),
+		cmocka_unit_test(test_demote_failed_move),
+		cmocka_unit_test(test_demote_pid_reused),
 		cmocka_unit_test(test_target_maps),
 		cmocka_unit_test(test_bad_accessing_node),
 		cmocka_unit_test(test_process_gone),

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Readers of kernel files: sysfs_read_str() on a file larger than the
- * buffer, and /proc/PID/status read whole (VmRSS past the first 4 KiB).
+ * buffer, /proc/PID/status read whole (VmRSS past the first 4 KiB), the
+ * status and numa_maps parsers, numa_maps read in steps, and the smaps
+ * parser (huge mappings only where every resident page is huge).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,14 +105,25 @@ static void test_rss_big_status(void **state)
 static const char smaps_text[] =
 	"7f0000000000-7f0000400000 rw-p 00000000 00:00 0\n"
 	"Size:               4096 kB\n"
-	"AnonHugePages:      2048 kB\n"
+	"Rss:                4096 kB\n"
+	"AnonHugePages:      4096 kB\n"
 	"7f0000400000-7f0000500000 rw-p 00000000 00:00 0 [heap]\n"
+	"Rss:                1024 kB\n"
 	"Anonymous:          1024 kB\n"
 	"AnonHugePages:         0 kB\n"
+	"7f0800000000-7f0800800000 rw-p 00000000 00:00 0\n"
+	"Rss:                8192 kB\n"
+	"AnonHugePages:      2048 kB\n"	/* partly huge: not one */
 	"7f1000000000-7f1000200000 r-xp 00000000 08:01 42 /usr/bin/x\n"
-	"AnonHugePages:      2048 kB\n"
+	"Rss:                2048 kB\n"
+	"AnonHugePages:         0 kB\n"
+	"FilePmdMapped:      2048 kB\n"
 	"VmFlags: rd ex mr mw me\n"
+	"7f1800000000-7f1800200000 rw-s 00000000 00:01 7 /dev/shm/x\n"
+	"Rss:                2048 kB\n"
+	"ShmemPmdMapped:     2048 kB\n"
 	"7f2000000000-7f2000200000 rw-p 00000000 00:00 0\n"
+	"Rss:                4096 kB\n"
 	"AnonHugePages:      4096 kB";	/* no final newline */
 
 /* @text fed to a scan (at most 8 ranges) in pieces of @cut bytes. */
@@ -128,7 +141,9 @@ static size_t feed_cut(const char *text, size_t len, size_t cut,
 	return n;
 }
 
-/* The streaming parser gives the same ranges however the text is cut. */
+/* The streaming parser gives the same ranges however the text is cut:
+ * the mappings whose every resident page is huge (anonymous, file or
+ * shmem THPs), not the partly huge one. */
 static void test_smaps_chunks(void **state)
 {
 	size_t len = strlen(smaps_text);
@@ -137,11 +152,12 @@ static void test_smaps_chunks(void **state)
 		struct addr_range *v;
 		size_t n = feed_cut(smaps_text, len, cut, &v);
 
-		assert_int_equal(n, 3);
+		assert_int_equal(n, 4);
 		assert_int_equal(v[0].start, 0x7f0000000000ULL);
 		assert_int_equal(v[0].end, 0x7f0000400000ULL);
 		assert_int_equal(v[1].start, 0x7f1000000000ULL);
-		assert_int_equal(v[2].end, 0x7f2000200000ULL);
+		assert_int_equal(v[2].start, 0x7f1800000000ULL);
+		assert_int_equal(v[3].end, 0x7f2000200000ULL);
 		free(v);
 	}
 }
@@ -195,6 +211,11 @@ static void test_smaps_rollup_skip(void **state)
 	write_file("proc/88/smaps_rollup", "Rss: 100 kB\nAnonHugePages: 2048 kB\n");
 	assert_int_equal(proc_read_thp_kb(proc, 88, &kb), 0);
 	assert_int_equal(kb, 2048);
+	/* shmem and file THPs are THPs too */
+	write_file("proc/88/smaps_rollup", "Rss: 100 kB\nAnonHugePages: 0 kB\n"
+		   "ShmemPmdMapped: 4096 kB\nFilePmdMapped: 2048 kB\n");
+	assert_int_equal(proc_read_thp_kb(proc, 88, &kb), 0);
+	assert_int_equal(kb, 6144);
 	assert_true(proc_read_thp_ranges(proc, 88, 8, &v, &n) < 0);
 	assert_int_equal(proc_read_thp_kb(proc, 99, &kb), -ENOENT);
 }
@@ -353,6 +374,49 @@ static void test_read_numa_maps(void **state)
 	assert_int_equal(proc_read_numa_maps("/proc", 0x3fffff, find_map, NULL, NULL), -ENOENT);
 }
 
+static int count_map(void *arg, const struct proc_numa_map *m)
+{
+	uint64_t *v = arg;
+
+	if (m->start != 0x7f0000000000ULL + v[0] * 0x1000)
+		return -EINVAL;	/* out of order or lost */
+	v[0]++;
+	v[1] += m->mode == PROC_MPOL_BIND;
+	return 0;
+}
+
+/* A numa_maps read in small steps sees every mapping once, in order, as
+ * one whole read does; a line cut between reads is whole. */
+static void test_numa_maps_steps(void **state)
+{
+	char proc[512], *text = malloc(3000 * 80), *p = text;
+	struct numa_maps_scan s;
+	uint64_t v[2] = { 0, 0 }, whole[2] = { 0, 0 };
+	int err, steps = 0;
+
+	assert_non_null(text);
+	for (int i = 0; i < 3000; i++)
+		p += sprintf(p, "%llx %s anon=1 dirty=1 N%d=1 kernelpagesize_kB=4\n",
+			     0x7f0000000000ULL + (unsigned long long)i * 0x1000,
+			     i % 3 ? "default" : "bind:1", i % 2);
+	write_file("proc/66/numa_maps", text);
+	free(text);
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	assert_int_equal(numa_maps_scan_open(&s, proc, 66, count_map, v), 0);
+	while (!(err = numa_maps_scan_step(&s, 1)))
+		steps++;
+	assert_int_equal(err, 1);
+	assert_true(steps >= 2);	/* 64 KiB per read: more than one */
+	assert_int_equal(s.bad, 0);
+	numa_maps_scan_release(&s);
+	assert_int_equal(v[0], 3000);
+	assert_int_equal(v[1], 1000);
+	assert_int_equal(proc_read_numa_maps(proc, 66, count_map, whole, NULL), 0);
+	assert_memory_equal(v, whole, sizeof(v));
+	assert_int_equal(numa_maps_scan_open(&s, proc, 67, count_map, v), -ENOENT);
+	numa_maps_scan_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_parse_numa_map),
 		cmocka_unit_test(test_numa_map_node_pages),
 		cmocka_unit_test(test_read_numa_maps),
+		cmocka_unit_test(test_numa_maps_steps),
 		cmocka_unit_test(test_smaps_chunks),
 		cmocka_unit_test(test_smaps_long_line),
 		cmocka_unit_test(test_smaps_rollup_skip),

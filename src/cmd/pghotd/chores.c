@@ -5,7 +5,7 @@
 
 uint64_t chores_next_ms(const struct daemon *d, uint64_t now, uint64_t next)
 {
-	if (thp_rescan_pending(d))
+	if (thp_rescan_pending(d) || policy_rescan_pending(d))
 		return now;
 	if (d->coexist.next_ms < next)
 		next = d->coexist.next_ms;
@@ -14,6 +14,7 @@ uint64_t chores_next_ms(const struct daemon *d, uint64_t now, uint64_t next)
 
 void chores_run(struct daemon *d, uint64_t now)
 {
+	policy_rescan_step(d, now);
 	thp_rescan_step(d, now);
 	ctl_tick(d, now);
 	coexist_tick(d, now);
@@ -21,5 +22,6 @@ void chores_run(struct daemon *d, uint64_t now)
 
 void chores_release(struct daemon *d)
 {
+	policy_rescan_release(d);
 	thp_rescan_release(d);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The loop's chores that are neither a source nor a worker, behind two
- * calls from daemon_run(): the THP mappings of the targets, read a bounded
- * share per turn (thp_rescan.h); control socket clients idle too long
+ * calls from daemon_run(): the cpusets and memory policies of the targets
+ * and their huge mappings, read a bounded share per turn (policy_rescan.h,
+ * thp_rescan.h); control socket clients idle too long
  * (ctlsrv.h); the kernel's own promoter and demoter (coexist.h).
  */
 #ifndef PGHOT_CMD_PGHOTD_CHORES_H

@@ -125,6 +125,7 @@ static void src_close(struct daemon *d, size_t idx)
 
 	if (!s->desc)
 		return;
+	stats_keep_source(d, idx);
 	s->desc->ops->close(s->priv);
 	s->desc = NULL;
 	s->priv = NULL;
@@ -243,6 +244,13 @@ static int make_pipeline(struct daemon *d)
 	return 0;
 }
 
+static int set_tiers(struct daemon *d)
+{
+	int ret = daemon_set_tiers(d);
+
+	return ret ? log_ret(ret, LOG_ERR, "out of memory") : 0;
+}
+
 static int setup_targets(struct daemon *d)
 {
 	struct pghotd_config *c = &d->cfg;
@@ -343,6 +351,7 @@ int daemon_setup(struct daemon *d)
 			log_err("%s", err);
 	}
 	ret = ret ?: make_pipeline(d);
+	ret = ret ?: set_tiers(d);
 	ret = ret ?: setup_targets(d);
 	ret = ret ?: setup_sources(d);
 	ret = ret ?: ctl_open(d);
@@ -373,6 +382,7 @@ void daemon_teardown(struct daemon *d)
 		src_close(d, s);
 	ctl_close(d);
 	chores_release(d);
+	stats_release(d);
 	pidpins_release(&d->pins);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
@@ -537,6 +547,8 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 		return err;
 	}
 	d->cfg = *nc;
+	if (daemon_set_tiers(d))	/* target_nid may have changed */
+		log_warn("out of memory: policy checks keep the old target node");
 	pinned_sync(d);
 	daemon_rescan(d);
 	daemon_sources_set_targets(d);

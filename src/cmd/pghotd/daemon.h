@@ -25,6 +25,7 @@
 #include "cmd/pghotd/chores.h"
 #include "cmd/pghotd/coexist.h"
 #include "cmd/pghotd/ctlsrv.h"
+#include "cmd/pghotd/policy_rescan.h"
 #include "cmd/pghotd/preflight.h"
 #include "cmd/pghotd/stats.h"
 #include "cmd/pghotd/target_watch.h"
@@ -34,8 +35,6 @@
 #include "linux/source.h"
 #include "linux/targets.h"
 #include "linux/topology.h"
-
-#define THP_RANGES_MAX 256	/* THP-backed mappings remembered per target */
 
 /* Command-line values; they override the file. */
 struct overrides {
@@ -56,11 +55,23 @@ struct daemon_clock {
 
 struct daemon;
 
+/* A counter of a source that is no longer open (stats.c). */
+struct src_kept {
+	char name[64];
+	uint64_t v;
+};
+
 struct daemon_src {
 	const struct src_desc *desc;	/* NULL: not running */
 	void *priv;
 	uint64_t next_ms;
 	struct daemon *daemon;		/* for the sink */
+	/* what the earlier opens of this source counted (a reload reopens a
+	 * source whose keys changed): added to the open one's, so that no
+	 * counter goes backwards; stats_keep_source() */
+	struct src_stats base;
+	struct src_kept *kept;		/* its own counters, gauges not */
+	size_t nr_kept;
 };
 
 struct daemon_stats {
@@ -98,6 +109,7 @@ struct daemon {
 					 * that is an error (negative errno) */
 	struct coexist coexist;		/* coexist.c */
 	struct thp_rescan thp_rescan;	/* thp_rescan.c */
+	struct policy_rescan policy_rescan;	/* policy_rescan.c */
 	struct pid_pins pins;		/* [targets] pids: target_watch.c */
 	char cgroup_gone[CFG_PATH_LEN];	/* the target cgroup said gone, or "" */
 	/* the last daemon_apply(): restart-only keys it did not apply, one
@@ -130,6 +142,23 @@ void daemon_reload(struct daemon *d);
 void daemon_rescan(struct daemon *d);
 /* Give every running source the current pid list. */
 void daemon_sources_set_targets(struct daemon *d);
+/* Is @id (pid and start time) a target now? */
+bool daemon_is_target(const struct daemon *d, const struct target_id *id);
+/* The identities of the targets now, malloc'ed (NULL: none, or out of
+ * memory), for a pass over them (thp_rescan.c, policy_rescan.c). */
+struct target_id *daemon_target_ids(const struct daemon *d, size_t *ret_n);
+/* Tables of what a pass saw of each target (thp_rescan.c,
+ * policy_rescan.c): entries of @size bytes, each starting with its
+ * target's struct target_id. daemon_seen_of(): the entry of @id, made
+ * (zeroed) if new; NULL out of memory. daemon_seen_prune(): drop the
+ * entries of processes that are no longer targets. */
+void *daemon_seen_of(void **tab, size_t *n, size_t size,
+		     const struct target_id *id);
+void daemon_seen_prune(const struct daemon *d, void *tab, size_t *n,
+		       size_t size);
+/* Tell the migrator where promotions go (target_nid, or in precise mode
+ * every top-tier node with memory). Return: 0 or -ENOMEM. */
+int daemon_set_tiers(struct daemon *d);
 /* The pipeline's settings from a config. */
 void daemon_pl_params(const struct pghotd_config *c, struct pl_params *ret);
 

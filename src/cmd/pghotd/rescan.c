@@ -4,7 +4,9 @@
  * start and every rescan_ms; the pipeline tracks them (the identity is pid
  * and start time, so a reused pid is a new target; a pid named in the
  * config is pinned to its process: target_watch.c), the migrator learns
- * their THP-backed mappings (thp_rescan.c), the sources get the pid list.
+ * their cpusets and memory policies (policy_rescan.c) and, where it cannot
+ * tell huge pages apart per page, their huge mappings (thp_rescan.c); the
+ * sources get the pid list.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -52,6 +54,85 @@ void daemon_sources_set_targets(struct daemon *d)
 				 src->desc->name, n, strerror(-err));
 	}
 	free(pids);
+}
+
+bool daemon_is_target(const struct daemon *d, const struct target_id *id)
+{
+	const struct pl_target *t = pl_target_find(d->pl, id->pid);
+
+	return t && t->proc.start_time == id->start_time;
+}
+
+struct target_id *daemon_target_ids(const struct daemon *d, size_t *ret_n)
+{
+	size_t n = pl_nr_targets(d->pl);
+	struct target_id *ids = n ? malloc(n * sizeof(*ids)) : NULL;
+
+	*ret_n = ids ? n : 0;
+	for (size_t i = 0; ids && i < n; i++) {
+		const struct pl_proc *p = &pl_target_at(d->pl, i)->proc;
+
+		ids[i] = (struct target_id){ .pid = p->pid,
+					     .start_time = p->start_time };
+	}
+	return ids;
+}
+
+void *daemon_seen_of(void **tab, size_t *n, size_t size,
+		     const struct target_id *id)
+{
+	char *v = *tab;
+	struct target_id *e;
+
+	for (size_t i = 0; i < *n; i++) {
+		e = (struct target_id *)(v + i * size);
+		if (e->pid == id->pid && e->start_time == id->start_time)
+			return e;
+	}
+	v = realloc(v, (*n + 1) * size);
+	if (!v)
+		return NULL;
+	*tab = v;
+	e = memset(v + (*n)++ * size, 0, size);
+	e->pid = id->pid;
+	e->start_time = id->start_time;
+	return e;
+}
+
+void daemon_seen_prune(const struct daemon *d, void *tab, size_t *n,
+		       size_t size)
+{
+	char *v = tab;
+
+	for (size_t i = 0; i < *n;) {
+		if (daemon_is_target(d, (const struct target_id *)(v + i * size)))
+			i++;
+		else if (--*n > i)
+			memcpy(v + i * size, v + *n * size, size);
+	}
+}
+
+int daemon_set_tiers(struct daemon *d)
+{
+	struct nodemask lower = { 0 };
+	size_t n, k = 0;
+	const struct pl_node *nodes = pl_nodes(d->pl, &n);
+	int *promo = malloc((n + 1) * sizeof(*promo)), err;
+
+	if (!promo)
+		return -ENOMEM;
+	/* the engine's target first: messages name it */
+	promo[k++] = d->cfg.tun.target_nid;
+	for (size_t i = 0; i < n; i++) {
+		if (nodes[i].lower)
+			nodemask_set(&lower, (unsigned int)nodes[i].nid);
+		else if (nodes[i].has_memory && d->cfg.mode == PGHOT_MODE_PRECISE &&
+			 nodes[i].nid != d->cfg.tun.target_nid)
+			promo[k++] = nodes[i].nid;	/* an accessor's node */
+	}
+	err = migrator_set_tiers(d->mig, &lower, promo, k);
+	free(promo);
+	return err;
 }
 
 static bool found_has(const struct target_id *found, size_t n,
@@ -102,9 +183,11 @@ static bool add_new(struct daemon *d, const struct target_id *found,
 		if (pl_target_find(d->pl, p.pid))
 			continue;	/* same identity: drop_gone() kept it */
 		memcpy(p.comm, found[i].comm, sizeof(p.comm));
-		err = pl_target_add(d->pl, &p);
+		err = migrator_track(d->mig, &p);
+		err = err ?: pl_target_add(d->pl, &p);
 		if (err) {
 			log_err("cannot track pid %d: %s", (int)p.pid, strerror(-err));
+			migrator_forget(d->mig, p.pid);
 			continue;
 		}
 		d->st.targets_added++;
@@ -143,8 +226,12 @@ void daemon_rescan(struct daemon *d)
 	changed = drop_gone(d, found, nfound);
 	changed |= add_new(d, found, nfound);
 	free(found);
-	thp_rescan_begin(d);	/* THP mappings, for the migrator's folio
-				 * orders: read over the next loop turns */
+	/* cpusets and policies, THP mappings: over the next loop turns; a
+	 * first share of the policies now, so that new small targets need not
+	 * wait for a turn before their pages move */
+	policy_rescan_begin(d);
+	policy_rescan_step(d, d->now);
+	thp_rescan_begin(d);
 	if (changed)
 		daemon_sources_set_targets(d);
 }

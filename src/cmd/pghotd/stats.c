@@ -36,6 +36,8 @@ struct snap {
 		uint64_t success, cand, nrl;
 	} top[PGHOT_MAX_NODES];		/* top-tier nodes with memory */
 	uint64_t thp_reads, thp_bytes, thp_mappings;
+	uint64_t folio_method[PAGEMAP_METHOD_MAX];	/* 1: the one in use */
+	uint64_t policy_status_reads, policy_maps_reads, policy_maps_bytes;
 	uint64_t targets, targets_added, targets_exited, target_scans;
 	uint64_t engine_bytes, tracked_pages;
 	uint64_t ctl_refused, ctl_idle, reloads, reload_failures;
@@ -49,6 +51,7 @@ enum stat_label {
 	LBL_TOP,	/* node="N": each top-tier node with memory */
 	LBL_SOURCE,	/* source="NAME": each source enabled or running */
 	LBL_REASON,	/* reason="busy": each failed move status */
+	LBL_METHOD,	/* method="kpageflags": each way to find folio orders */
 };
 
 struct stat_entry {
@@ -178,6 +181,28 @@ static const struct stat_entry table[] = {
 	C("pghot_query_syscalls_total", "calls", "move_pages(2) calls that look pages up.", S(mig.query_syscalls)),
 	C("pghot_moves_refused_pid_reused_total", "moves",
 	  "Moves refused: the pid names another process now (its start time changed).", S(mig.identity_mismatch)),
+	C("pghot_moves_refused_policy_total", "pages",
+	  "Moves refused before the system call: the process's cpuset or its mapping's memory policy does not allow the target node.",
+	  S(mig.refused_policy)),
+	C("pghot_moves_waited_policy_total", "pages",
+	  "Moves put off (as busy) until a new target's memory policies are read.", S(mig.waited_policy)),
+	C("pghot_moves_refused_kernel_total", "pages",
+	  "Moves not retried: the kernel refused the page for that node before (-EPERM, -EACCES, -EINVAL).",
+	  S(mig.refused_kernel)),
+	C("pghot_policy_status_reads_total", "reads", "Reads of a target's /proc/PID/status for its cpuset's nodes.",
+	  S(policy_status_reads)),
+	C("pghot_policy_numa_maps_reads_total", "reads", "Reads of a target's /proc/PID/numa_maps for its memory policies.",
+	  S(policy_maps_reads)),
+	C("pghot_policy_numa_maps_read_bytes_total", "bytes", "Bytes of numa_maps read.", S(policy_maps_bytes)),
+	/* folio orders (src/linux/pagemap.c) */
+	{ { "pghot_folio_method", true, "method", "bool",
+	    "How folio orders are found: 1 for the method in use (PAGEMAP_SCAN, kpageflags, or ranges from smaps).", 0 },
+	  LBL_METHOD, S(folio_method[PAGEMAP_SCAN_IOCTL]), sizeof(uint64_t) },
+	C("pghot_folio_scan_ioctls_total", "calls", "ioctl(PAGEMAP_SCAN) calls.", S(mig.pm.scan_ioctls)),
+	C("pghot_folio_pagemap_reads_total", "reads", "Reads of /proc/PID/pagemap.", S(mig.pm.pagemap_reads)),
+	C("pghot_folio_kpageflags_reads_total", "reads", "Reads of /proc/kpageflags.", S(mig.pm.kpageflags_reads)),
+	C("pghot_folio_pages_from_ranges_total", "pages",
+	  "Pages whose folio order came from smaps' huge mappings (no per-page method).", S(mig.folio_ranges)),
 	/* targets and workers */
 	G("pghot_targets", "processes", "Target processes managed now.", S(targets)),
 	C("pghot_targets_added_total", "processes", "Target processes found.", S(targets_added)),
@@ -219,6 +244,9 @@ static const struct {
 	    "Pages of this target promoted.", 0 }, offsetof(struct pl_target, pages_promoted) },
 	{ { "pghot_target_pages_demoted_total", false, "pid, comm", "pages",
 	    "Pages of this target demoted.", 0 }, offsetof(struct pl_target, pages_demoted) },
+	{ { "pghot_target_pages_pinned_total", false, "pid, comm", "pages",
+	    "Pages of this target a cpuset or memory policy keeps on the lower tier.", 0 },
+	  offsetof(struct pl_target, pages_pinned) },
 };
 
 const struct stat_family *stats_families(size_t *ret_n)
@@ -229,6 +257,65 @@ const struct stat_family *stats_families(size_t *ret_n)
 		f[i] = table[i].f;
 	*ret_n = NR_ENTRIES;
 	return f;
+}
+
+static void src_add(struct src_stats *a, const struct src_stats *b)
+{
+	a->reports += b->reports;
+	a->bytes_reported += b->bytes_reported;
+	a->malformed += b->malformed;
+	a->errors += b->errors;
+	a->dropped += b->dropped;
+}
+
+static uint64_t *kept_of(struct daemon_src *s, const char *name, bool add)
+{
+	struct src_kept *k;
+
+	for (size_t i = 0; i < s->nr_kept; i++)
+		if (!strcmp(s->kept[i].name, name))
+			return &s->kept[i].v;
+	if (!add)
+		return NULL;
+	k = realloc(s->kept, (s->nr_kept + 1) * sizeof(*k));
+	if (!k)
+		return NULL;
+	s->kept = k;
+	k = &s->kept[s->nr_kept++];
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->v = 0;
+	return &k->v;
+}
+
+/* Add a closing source's own counter to what earlier opens kept. */
+static void keep_one(void *arg, const char *name, uint64_t v, bool gauge)
+{
+	uint64_t *k = gauge ? NULL : kept_of(arg, name, true);
+
+	if (k)
+		*k += v;
+}
+
+void stats_keep_source(struct daemon *d, size_t idx)
+{
+	struct daemon_src *s = &d->src[idx];
+	struct src_stats ss = { 0 };
+
+	if (!s->desc)
+		return;
+	s->desc->ops->stats(s->priv, &ss);
+	src_add(&s->base, &ss);
+	if (s->desc->ops->counters)
+		s->desc->ops->counters(s->priv, keep_one, s);
+}
+
+void stats_release(struct daemon *d)
+{
+	for (size_t i = 0; i < SRC_MAX; i++) {
+		free(d->src[i].kept);
+		d->src[i].kept = NULL;
+		d->src[i].nr_kept = 0;
+	}
 }
 
 static void snap_nodes(struct daemon *d, struct snap *s)
@@ -264,7 +351,12 @@ static void snap_take(struct daemon *d, struct snap *s)
 		s->src_shown[i] = d->src[i].desc || (d->cfg.sources & (1u << i));
 		if (d->src[i].desc)
 			d->src[i].desc->ops->stats(d->src[i].priv, &s->src[i]);
+		src_add(&s->src[i], &d->src[i].base);	/* earlier opens' */
 	}
+	s->folio_method[s->mig.folio_method] = 1;
+	s->policy_status_reads = d->policy_rescan.status_reads;
+	s->policy_maps_reads = d->policy_rescan.numa_maps_reads;
+	s->policy_maps_bytes = d->policy_rescan.numa_maps_bytes;
 	snap_nodes(d, s);
 	s->thp_reads = d->thp_rescan.smaps_reads;
 	s->thp_bytes = d->thp_rescan.smaps_bytes;
@@ -307,6 +399,8 @@ static size_t label_count(const struct snap *s, enum stat_label l)
 		return src_registry_len < SRC_MAX ? src_registry_len : SRC_MAX;
 	case LBL_REASON:
 		return NR_REASONS;
+	case LBL_METHOD:
+		return PAGEMAP_METHOD_MAX - PAGEMAP_SCAN_IOCTL;
 	default:
 		return 1;
 	}
@@ -331,6 +425,10 @@ static void label_text(const struct snap *s, enum stat_label l, size_t i,
 		snprintf(buf, len, "reason=\"%s\"",
 			 move_status_name((enum pghot_move_status)(PGHOT_MOVE_BUSY + i)));
 		break;
+	case LBL_METHOD:
+		snprintf(buf, len, "method=\"%s\"",
+			 pagemap_method_name((enum pagemap_method)(PAGEMAP_SCAN_IOCTL + i)));
+		break;
 	default:
 		buf[0] = '\0';
 	}
@@ -348,7 +446,9 @@ const char *stats_family_name(char *buf, size_t len, const char *name,
 struct named_ctx {
 	stat_series_fn fn;
 	void *arg;
-	const struct src_desc *desc;
+	const struct src_counter *desc;	/* the counters' rows */
+	size_t nr_desc;
+	struct daemon_src *src;	/* what its earlier opens kept, or NULL */
 };
 
 static void named_counter(void *arg, const char *name, uint64_t v, bool gauge)
@@ -356,14 +456,15 @@ static void named_counter(void *arg, const char *name, uint64_t v, bool gauge)
 	struct named_ctx *x = arg;
 	char fname[128];
 	struct stat_family f = { fname, gauge, "", "", "", 0 };
+	uint64_t *kept = x->src && !gauge ? kept_of(x->src, name, false) : NULL;
 
-	for (size_t i = 0; x->desc && i < x->desc->nr_counters; i++)
-		if (!strcmp(x->desc->counters[i].name, name)) {
-			f.unit = x->desc->counters[i].unit;
-			f.help = x->desc->counters[i].help;
+	for (size_t i = 0; i < x->nr_desc; i++)
+		if (!strcmp(x->desc[i].name, name)) {
+			f.unit = x->desc[i].unit;
+			f.help = x->desc[i].help;
 		}
 	stats_family_name(fname, sizeof(fname), name, gauge);
-	x->fn(x->arg, &f, "", v);
+	x->fn(x->arg, &f, "", v + (kept ? *kept : 0));
 }
 
 int stats_foreach(struct daemon *d, stat_series_fn fn, void *arg)
@@ -385,10 +486,12 @@ int stats_foreach(struct daemon *d, stat_series_fn fn, void *arg)
 	}
 	free(s);
 	for (size_t i = 0; i < src_registry_len; i++) {
-		struct named_ctx x = { fn, arg, d->src[i].desc };
+		const struct src_desc *sd = d->src[i].desc;
+		struct named_ctx x = { fn, arg, sd ? sd->counters : NULL, sd ? sd->nr_counters : 0,
+				       &d->src[i] };
 
-		if (d->src[i].desc && d->src[i].desc->ops->counters)
-			d->src[i].desc->ops->counters(d->src[i].priv, named_counter, &x);
+		if (sd && sd->ops->counters)
+			sd->ops->counters(d->src[i].priv, named_counter, &x);
 	}
 	return 0;
 }

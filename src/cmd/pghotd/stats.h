@@ -65,6 +65,17 @@ int stats_write_prometheus(struct daemon *d);
  * Return: 0, or a negative errno with what to do in @errbuf. */
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
 
+/*
+ * stats_keep_source() - source @idx is about to close (a reload reopens
+ * it): add its counters to what the daemon keeps, so that they go on from
+ * where they were. Out of memory: its own counters are not kept (and may
+ * go back to 0); struct src_stats always is.
+ */
+void stats_keep_source(struct daemon *d, size_t idx);
+
+/* stats_release() - free what stats_keep_source() kept. */
+void stats_release(struct daemon *d);
+
 /** stats_write_doc() - the table of every family (the daemon's, the
  * per-target ones, every registered source's own) in markdown, as in
  * docs/counters.md. */

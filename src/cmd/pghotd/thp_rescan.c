@@ -8,67 +8,20 @@
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 
-/* Is @id still a target (same pid, same start time)? */
-static bool still_target(const struct daemon *d, const struct target_id *id)
-{
-	const struct pl_target *t = pl_target_find(d->pl, id->pid);
-
-	return t && t->proc.start_time == id->start_time;
-}
-
 /* The entry of @id in the table (made if new), or NULL out of memory. */
 static struct thp_seen *seen_of(struct thp_rescan *r, const struct target_id *id)
 {
-	struct thp_seen *v;
-
-	for (size_t i = 0; i < r->nr_seen; i++)
-		if (r->seen[i].pid == id->pid &&
-		    r->seen[i].start_time == id->start_time)
-			return &r->seen[i];
-	v = realloc(r->seen, (r->nr_seen + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	r->seen = v;
-	v = &r->seen[r->nr_seen++];
-	*v = (struct thp_seen){ .pid = id->pid, .start_time = id->start_time };
-	return v;
-}
-
-/* Entries of targets that are gone. */
-static void prune_seen(struct daemon *d)
-{
-	struct thp_rescan *r = &d->thp_rescan;
-
-	for (size_t i = 0; i < r->nr_seen;) {
-		struct target_id id = {
-			.pid = r->seen[i].pid, .start_time = r->seen[i].start_time,
-		};
-
-		if (still_target(d, &id))
-			i++;
-		else
-			r->seen[i] = r->seen[--r->nr_seen];
-	}
+	return daemon_seen_of((void **)&r->seen, &r->nr_seen, sizeof(*r->seen), id);
 }
 
 void thp_rescan_begin(struct daemon *d)
 {
 	struct thp_rescan *r = &d->thp_rescan;
-	size_t n = pl_nr_targets(d->pl);
 
-	prune_seen(d);
-	if (r->ids || !n)
+	daemon_seen_prune(d, r->seen, &r->nr_seen, sizeof(*r->seen));
+	if (r->ids)
 		return;
-	r->ids = malloc(n * sizeof(*r->ids));
-	if (!r->ids)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		const struct pl_proc *p = &pl_target_at(d->pl, i)->proc;
-
-		r->ids[i] = (struct target_id){ .pid = p->pid,
-						.start_time = p->start_time };
-	}
-	r->nr = n;
+	r->ids = daemon_target_ids(d, &r->nr);
 	r->pos = 0;
 }
 
@@ -82,7 +35,7 @@ static void set_ranges(struct daemon *d, struct thp_seen *s,
 		       struct addr_range *v, size_t n, uint64_t kb,
 		       uint64_t now)
 {
-	if (migrator_set_thp(d->mig, s->pid, v, n))
+	if (migrator_set_thp(d->mig, s->id.pid, v, n))
 		n = 0;	/* out of memory: @v is freed, none known */
 	s->nr = n;
 	s->kb = kb;
@@ -94,7 +47,7 @@ static bool need_smaps(struct daemon *d, struct thp_seen *s, uint64_t now)
 {
 	struct thp_rescan *r = &d->thp_rescan;
 
-	if (proc_read_thp_kb(d->cfg.procfs_root, s->pid, &r->kb)) {
+	if (proc_read_thp_kb(d->cfg.procfs_root, s->id.pid, &r->kb)) {
 		r->kb = UINT64_MAX;	/* no smaps_rollup (Linux < 4.14) */
 		return !s->read_ms || now - s->read_ms >= THP_REREAD_MS;
 	}
@@ -131,7 +84,7 @@ static bool read_smaps(struct daemon *d, uint64_t now)
 	r->smaps_reads++;
 	r->smaps_bytes += r->scan.bytes;
 	smaps_scan_finish(&r->scan, &v, &n);
-	if (still_target(d, id) && (s = seen_of(r, id)))
+	if (daemon_is_target(d, id) && (s = seen_of(r, id)))
 		set_ranges(d, s, v, n, r->kb, now);
 	else
 		free(v);
@@ -159,8 +112,9 @@ void thp_rescan_step(struct daemon *d, uint64_t now)
 		}
 		id = &r->ids[r->pos];
 		rollups++;
-		if (!still_target(d, id) || !(s = seen_of(r, id)) ||
-		    !need_smaps(d, s, now)) {
+		if (!daemon_is_target(d, id) ||
+		    !migrator_wants_thp_ranges(d->mig, id->pid) ||
+		    !(s = seen_of(r, id)) || !need_smaps(d, s, now)) {
 			r->pos++;
 			continue;
 		}

@@ -25,11 +25,13 @@
 #define THP_STEP_ROLLUPS 64		/* smaps_rollup reads per loop turn */
 #define THP_REREAD_MS 60000		/* smaps read again at least this
 					 * often while AnonHugePages > 0 */
+#define THP_RANGES_MAX (1u << 20)	/* huge mappings kept per target: no
+					 * cap below vm.max_map_count (65530
+					 * by default), 16 MiB at most */
 
 /* What was last read of one target. */
 struct thp_seen {
-	pid_t pid;
-	uint64_t start_time;
+	struct target_id id;		/* first: daemon_seen_of() */
 	uint64_t kb;			/* smaps_rollup AnonHugePages then;
 					 * UINT64_MAX: no smaps_rollup */
 	uint64_t read_ms;		/* when, 0: never */
