@@ -28,8 +28,20 @@ static const char *const mode_names[PGHOT_MODE_MAX] = {
 	[PGHOT_MODE_PRECISE] = "precise",
 };
 
+/* The values of the CFG_CHOICE keys, in the order of their enums. */
+static const char *const execution_names[] = { "engine", "damos", NULL };
+static const char *const damos_ops_names[] = { "paddr", "vaddr", NULL };
+static const struct {
+	const char *section, *name;
+	const char *const *choices;
+} choice_keys[] = {
+	{ "system", "execution", execution_names },
+	{ "damos", "operations", damos_ops_names },
+};
+
 #define RT CFG_F_RUNTIME
 #define PATH CFG_F_PATH
+#define DAMOS(f) OFF(damos.f)
 static const struct cfg_desc cfg_entries[] = {
 	/* [engine] */
 	{ "engine", "mode", CFG_MODE, 0, 0, "default", "",
@@ -69,6 +81,60 @@ static const struct cfg_desc cfg_entries[] = {
 	  "Demotion stops when free memory is back above this share.", OFF(demote_high_wmark_pct), RT, -1, NULL },
 	{ "demotion", "rate_limit_MBps", CFG_UINT, 1, 1048576, "256", "MB/s",
 	  "Most memory demoted per second.", OFF(demote_rate_limit_MBps), RT, -1, NULL },
+	/* [damos] */
+	{ "damos", "operations", CFG_CHOICE, 0, 0, "paddr", "",
+	  "What pghotd's kdamonds monitor with execution = damos: paddr (the physical memory of the lower-tier and top-tier nodes: system-wide, Linux 6.11+) or vaddr (the target processes of [targets], Linux 6.17+). Needs a restart.",
+	  DAMOS(ops), 0, -1, NULL },
+	{ "damos", "sample_us", CFG_UINT, 1, 60000000, "5000", "us",
+	  "DAMON sampling interval of pghotd's kdamonds.", DAMOS(sample_us), RT, -1, NULL },
+	{ "damos", "aggr_us", CFG_UINT, 1, 600000000, "100000", "us",
+	  "DAMON aggregation interval: nr_accesses counts the samples of one interval that saw an access (0..aggr_us/sample_us).",
+	  DAMOS(aggr_us), RT, -1, NULL },
+	{ "damos", "min_nr_regions", CFG_UINT, 3, 10000000, "10", "",
+	  "Fewest DAMON regions per kdamond.", DAMOS(min_nr_regions), RT, -1, NULL },
+	{ "damos", "max_nr_regions", CFG_UINT, 3, 10000000, "1000", "",
+	  "Most DAMON regions per kdamond: bounds the monitoring cost whatever the memory size.",
+	  DAMOS(max_nr_regions), RT, -1, NULL },
+	{ "damos", "intervals_goal_bp", CFG_UINT, 0, 10000, "0", "bp",
+	  "Intervals auto-tuning (Linux 6.15+): DAMON scales sample_us and aggr_us to see this share of the most possible access events (1/10000; DAMON suggests 400). 0: off, the intervals stay as set (ages then keep their meaning).",
+	  DAMOS(intervals_goal_bp), RT, -1, NULL },
+	{ "damos", "apply_interval_ms", CFG_UINT, 0, 3600000, "1000", "ms",
+	  "How often the schemes are applied; 0: every aggregation interval.",
+	  DAMOS(apply_interval_ms), RT, -1, NULL },
+	{ "damos", "quota_reset_ms", CFG_UINT, 10, 3600000, "1000", "ms",
+	  "The quota window of both schemes. Also how often pghotd reads the schemes' stats and, before Linux 6.16, feeds the top-tier goals.",
+	  DAMOS(quota_reset_ms), RT, -1, NULL },
+	{ "damos", "promote_MBps", CFG_UINT, 0, 1048576, "200", "MiB/s",
+	  "Size quota of migrate_hot (lower tier to top tier); the goal tunes the effective quota below it. 0: no promotion.",
+	  DAMOS(promote_MBps), RT, -1, NULL },
+	{ "damos", "promote_quota_ms", CFG_UINT, 0, 3600000, "0", "ms",
+	  "Time quota of migrate_hot: the kdamond's CPU time per quota window; 0: none.",
+	  DAMOS(promote_quota_ms), RT, -1, NULL },
+	{ "damos", "demote_MBps", CFG_UINT, 0, 1048576, "200", "MiB/s",
+	  "Size quota of migrate_cold (top tier to the nearest lower-tier node). 0: no demotion.",
+	  DAMOS(demote_MBps), RT, -1, NULL },
+	{ "damos", "demote_quota_ms", CFG_UINT, 0, 3600000, "0", "ms",
+	  "Time quota of migrate_cold per quota window; 0: none.", DAMOS(demote_quota_ms), RT, -1, NULL },
+	{ "damos", "hot_min_access_pct", CFG_UINT, 1, 100, "5", "%",
+	  "A lower-tier region is hot (promoted) when at least this share of an aggregation interval's samples saw an access (rounded up to one sample).",
+	  DAMOS(hot_min_access_pct), RT, -1, NULL },
+	{ "damos", "hot_min_age_ms", CFG_UINT, 0, 86400000, "0", "ms",
+	  "... and its access pattern has stayed for this long (in aggregation intervals of aggr_us).",
+	  DAMOS(hot_min_age_ms), RT, -1, NULL },
+	{ "damos", "cold_max_access_pct", CFG_UINT, 0, 99, "0", "%",
+	  "A top-tier region is cold (demoted) when at most this share of the samples saw an access; below hot_min_access_pct.",
+	  DAMOS(cold_max_access_pct), RT, -1, NULL },
+	{ "damos", "cold_min_age_ms", CFG_UINT, 0, 86400000, "5000", "ms",
+	  "... for at least this long.", DAMOS(cold_min_age_ms), RT, -1, NULL },
+	{ "damos", "young_filter", CFG_BOOL, 0, 0, "true", "",
+	  "Check each page's Accessed bit before migrating (Linux 6.10+): promotion moves only pages accessed since the last check, demotion none of them.",
+	  DAMOS(young_filter), RT, -1, NULL },
+	{ "damos", "top_used_goal_bp", CFG_UINT, 0, 10000, "9970", "bp",
+	  "Promotion goal: the top-tier node ([engine] target_nid) used up to this share (1/10000); DAMON tunes the promotion quota toward it. 0: no goal.",
+	  DAMOS(top_used_goal_bp), RT, -1, NULL },
+	{ "damos", "top_free_goal_bp", CFG_UINT, 0, 10000, "50", "bp",
+	  "Demotion goal: keep this share of the top-tier node free. Goals that add up to more than 10000 leave a band where both schemes run, so that cold pages make room for hot ones (the kernel sample mtier.c uses 9970 and 50). 0: no goal.",
+	  DAMOS(top_free_goal_bp), RT, -1, NULL },
 	/* [stats] */
 	{ "stats", "socket", CFG_STRING, 0, 0, "/run/pghot/pghotd.sock", "",
 	  "Control socket of `pghot stat` and `pghot ctl`. Needs a restart.", OFF(socket), PATH, -1, NULL },
@@ -84,9 +150,13 @@ static const struct cfg_desc cfg_entries[] = {
 	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH, -1, NULL },
 	{ "system", "run_dir", CFG_STRING, 0, 0, "/run/pghot", "",
 	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH, -1, NULL },
+	{ "system", "execution", CFG_CHOICE, 0, 0, "engine", "",
+	  "Who moves pages: engine (pghotd's sources, engine and workers, with move_pages) or damos (the kernel: pghotd programs its own kdamonds with DAMOS migrate_hot and migrate_cold, see [damos]; the engine, the sources and [demotion] stay idle). Needs a restart.",
+	  OFF(execution), 0, -1, NULL },
 };
 #undef RT
 #undef PATH
+#undef DAMOS
 
 #define NR_ENTRIES (sizeof(cfg_entries) / sizeof(cfg_entries[0]))
 
@@ -139,6 +209,16 @@ const struct cfg_desc *cfg_table(size_t *ret_n)
 	}
 	*ret_n = table_n;
 	return table;
+}
+
+const char *const *cfg_choices(const struct cfg_desc *d)
+{
+	for (size_t i = 0; d->type == CFG_CHOICE &&
+			   i < sizeof(choice_keys) / sizeof(choice_keys[0]); i++)
+		if (!strcmp(choice_keys[i].section, d->section) &&
+		    !strcmp(choice_keys[i].name, d->name))
+			return choice_keys[i].choices;
+	return NULL;
 }
 
 static size_t desc_index(const struct cfg_desc *d)
@@ -326,6 +406,20 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 	case CFG_MODE:
 		snprintf(buf, len, "default, precise");
 		break;
+	case CFG_CHOICE: {
+		const char *const *ch = cfg_choices(d);
+		size_t off = 0;
+
+		buf[0] = '\0';
+		for (size_t i = 0; ch && ch[i] && off < len; i++) {
+			int k = snprintf(buf + off, len - off, "%s%s", i ? ", " : "", ch[i]);
+
+			if (k < 0)
+				break;
+			off += (size_t)k;
+		}
+		break;
+	}
 	case CFG_SOURCES:
 		src_names(buf, len, ", ");
 		snprintf(buf + strlen(buf), len - strlen(buf), " (comma-separated)");
@@ -537,6 +631,15 @@ static int set_value(struct pghotd_config *c, const char *section,
 		return fail(errbuf, errlen, c, line,
 			    "key '%s': value '%s' not allowed; allowed values: default, precise",
 			    d->name, value);
+	case CFG_CHOICE:
+		for (uint32_t k = 0; cfg_choices(d) && cfg_choices(d)[k]; k++)
+			if (!strcmp(value, cfg_choices(d)[k])) {
+				*(uint32_t *)f = k;
+				return 0;
+			}
+		return fail(errbuf, errlen, c, line,
+			    "key '%s': value '%s' not allowed; allowed values: %s",
+			    d->name, value, range);
 	case CFG_SOURCES: {
 		uint32_t m;
 
@@ -717,6 +820,46 @@ static int check_sources(const struct pghotd_config *c, char *errbuf,
 	return 0;
 }
 
+/* Keys of [damos] that must be in order; the same checks as the source
+ * key orders, blaming the key given last. */
+static int check_damos(const struct pghotd_config *c, char *errbuf, size_t errlen)
+{
+	static const struct {
+		const char *lo, *hi;
+		bool strict;
+	} orders[] = {
+		{ "sample_us", "aggr_us", false },
+		{ "min_nr_regions", "max_nr_regions", false },
+		{ "cold_max_access_pct", "hot_min_access_pct", true },
+		{ "promote_quota_ms", "quota_reset_ms", false },
+		{ "demote_quota_ms", "quota_reset_ms", false },
+	};
+	const struct cfg_desc *dd = find_in("demotion", "enabled");
+	const struct cfg_desc *de = find_in("system", "execution");
+
+	for (size_t k = 0; k < sizeof(orders) / sizeof(orders[0]); k++) {
+		const struct cfg_desc *dl = find_in("damos", orders[k].lo);
+		const struct cfg_desc *dh = find_in("damos", orders[k].hi);
+		uint64_t lv = *(const uint64_t *)cfield(c, dl);
+		uint64_t hv = *(const uint64_t *)cfield(c, dh);
+
+		if (orders[k].strict ? lv < hv : lv <= hv)
+			continue;
+		return conflict(c, dl, lv, orders[k].strict ? "must be below" : "above",
+				dh, hv, orders[k].strict ? "must be above" : "below",
+				errbuf, errlen);
+	}
+	if (!c->damos.promote_MBps && !c->damos.demote_MBps)
+		return fail(errbuf, errlen, c, c->line[desc_index(find_in("damos", "demote_MBps"))],
+			    "keys 'promote_MBps' and 'demote_MBps' of [damos] are both 0: DAMOS would move nothing; set one of them");
+	if (c->execution == PGHOTD_EXEC_DAMOS && c->demote_enabled)
+		return fail(errbuf, errlen, c,
+			    c->line[desc_index(dd)] > c->line[desc_index(de)] ?
+				    c->line[desc_index(dd)] : c->line[desc_index(de)],
+			    "key 'enabled' of [demotion]: pghotd's own demotion cannot run with [system] execution = damos, where the kernel demotes (migrate_cold): set [demotion] enabled = false, or execution = engine");
+	return 0;
+}
+
 /* Required strings of the enabled sources. */
 static int check_required(const struct pghotd_config *c, char *errbuf,
 			  size_t errlen)
@@ -792,6 +935,8 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 				c->demote_high_wmark_pct, "must be above",
 				errbuf, errlen);
 	err = check_sources(c, errbuf, errlen);
+	if (!err)
+		err = check_damos(c, errbuf, errlen);
 	if (err)
 		return err;
 	if (strlen(c->socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
@@ -1053,6 +1198,9 @@ void cfg_format(const struct pghotd_config *c, const struct cfg_desc *d,
 		break;
 	case CFG_MODE:
 		snprintf(buf, len, "%s", mode_names[c->mode]);
+		break;
+	case CFG_CHOICE:
+		snprintf(buf, len, "%s", cfg_choices(d)[*(const uint32_t *)f]);
 		break;
 	case CFG_SOURCES:
 		for (size_t s = 0; s < src_registry_len; s++)

@@ -17,15 +17,24 @@
 
 #include <pghot/pghot.h>
 
+#include "linux/damos_plan.h"
 #include "linux/fsroot.h"
 #include "linux/source.h"
 
 #define CFG_MAX_PIDS 256
 #define CFG_MAX_COMMS 16
 #define CFG_PATH_LEN 1024
-#define CFG_MAX_KEYS 128	/* the daemon's and every source's keys */
+#define CFG_MAX_KEYS 160	/* the daemon's and every source's keys */
 
 _Static_assert(CFG_PATH_LEN == SRC_PATH_LEN, "a source's paths are config strings");
+
+/* [system] execution: who moves pages. */
+enum pghotd_execution {
+	PGHOTD_EXEC_ENGINE = 0,	/* pghotd: sources, engine, workers, move_pages */
+	PGHOTD_EXEC_DAMOS,	/* the kernel: pghotd's kdamonds run DAMOS
+				 * migrate_hot/migrate_cold (damos_plan.h) */
+	PGHOTD_NR_EXEC,
+};
 
 struct pghotd_config {
 	/* [engine] */
@@ -48,6 +57,8 @@ struct pghotd_config {
 	bool demote_enabled;
 	uint64_t demote_low_wmark_pct, demote_high_wmark_pct;
 	uint64_t demote_rate_limit_MBps;
+	/* [damos] */
+	struct damos_cfg damos;
 	/* [stats] */
 	char socket[CFG_PATH_LEN];
 	char prometheus_file[CFG_PATH_LEN];
@@ -56,6 +67,7 @@ struct pghotd_config {
 	char sysfs_root[CFG_PATH_LEN];
 	char procfs_root[CFG_PATH_LEN];
 	char run_dir[CFG_PATH_LEN];
+	uint32_t execution;		/* enum pghotd_execution */
 
 	/* bookkeeping: which engine tunables were given, and where */
 	uint32_t tun_set;		/* bit per pghot_tunable_descs() index */
@@ -77,6 +89,8 @@ enum cfg_type {
 	CFG_PIDLIST,	/* space-separated pids */
 	CFG_COMMLIST,	/* space-separated command names */
 	CFG_TUNABLE,	/* engine tunable: ranges from pghot_tunable_descs() */
+	CFG_CHOICE,	/* one of the key's values (cfg_choices()), stored as its
+		 * uint32_t index */
 	CFG_TYPE_MAX,
 };
 
@@ -109,6 +123,8 @@ static inline const void *cfg_src(const struct pghotd_config *c, size_t idx)
 {
 	return c->src[idx];
 }
+/* The values of CFG_CHOICE key @d, NULL-terminated (NULL for other keys). */
+const char *const *cfg_choices(const struct cfg_desc *d);
 /* Find by "name" or "section.name". */
 const struct cfg_desc *cfg_find(const char *name);
 
