@@ -23,6 +23,7 @@
 
 #include "cmd/common/config.h"
 #include "core/pipeline.h"
+#include "linux/damos_mode.h"
 #include "linux/migrator.h"
 #include "linux/source.h"
 #include "linux/targets.h"
@@ -89,6 +90,7 @@ struct daemon {
 	struct machine mach;
 	struct pl *pl;
 	struct daemon_src src[SRC_MAX];
+	struct damos_mode *damos;	/* execution = damos, else NULL */
 	int sigfd, ctl_fd;
 	struct ctl_client ctl[CTL_MAX_CLIENTS];
 	uint64_t start_ms, next_rescan_ms, next_stats_ms;
@@ -99,6 +101,7 @@ struct daemon {
 	char reload_err[1024];
 	bool prom_failing;		/* the last Prometheus write failed */
 	bool up;			/* daemon_setup() completed */
+	int exit_err;			/* why the loop stopped, 0: asked to */
 	struct daemon_stats st;
 };
 
@@ -130,6 +133,21 @@ void daemon_pl_params(const struct pghotd_config *c, struct pl_params *ret);
 extern const struct pl_ops machine_pl_ops;
 /* The pipeline's nodes from the topology (@ret: topo->nr_nodes entries). */
 void machine_pl_nodes(const struct topology *topo, struct pl_node *ret);
+
+/* damos.c: the DAMOS offload mode ([system] execution = damos). open:
+ * the kdamonds (logged on failure); apply: new [damos] settings committed
+ * online (nothing changes on failure, @errbuf says why); poll: a loss of
+ * DAMON stops the daemon with an error. */
+int daemon_damos_open(struct daemon *d);
+void daemon_damos_close(struct daemon *d);
+int daemon_damos_apply(struct daemon *d, const struct pghotd_config *nc, char *errbuf,
+		       size_t errlen);
+void daemon_damos_poll(struct daemon *d);
+/* Whether the running config has the engine idle (execution = damos). */
+static inline bool daemon_is_damos(const struct daemon *d)
+{
+	return d->cfg.execution == PGHOTD_EXEC_DAMOS;
+}
 
 /* stats.c: every counter as name/value; targets separately. */
 void stats_foreach(struct daemon *d,

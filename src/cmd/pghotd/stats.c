@@ -132,6 +132,8 @@ void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
 	pghot_mem_stats(pl_engine(d->pl), &ms);
 	fn(arg, "engine_bytes", ms.bytes_total, true);
 	fn(arg, "engine_tracked_pages", ms.nr_tracked_pages, true);
+	if (d->damos)
+		damos_mode_counters(d->damos, fn, arg);
 	fn(arg, "reloads", d->st.reloads, false);
 	fn(arg, "reload_failures", d->st.reload_failures, false);
 	fn(arg, "uptime_ms", d->now - d->start_ms, true);

@@ -1,0 +1,770 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * damos_mode: pghotd's kdamonds in the DAMOS offload mode. open() writes the
+ * plan (damos_plan.c decides it) through the DAMON admin layer; a worker
+ * thread then runs a tick every quota window (quota_reset_ms):
+ *   1. a new plan (damos_mode_update()) or target set is written and
+ *      committed online;
+ *   2. a kdamond that should run and stopped (a vaddr one whose targets all
+ *      exited) is turned on again;
+ *   3. the top-tier node's MemTotal/MemFree are read and, on kernels without
+ *      node_mem_*_bp goals, written as the user_input goals' current values
+ *      and committed (commit_schemes_quota_goals);
+ *   4. the schemes' stats are read (update_schemes_stats) into the counters.
+ * Steps 1, 3 and 4 hand commands to a kdamond and wait one or two
+ * aggregation intervals each: that is why a thread does them.
+ *
+ * Locking: `mx` guards the mailbox (a plan and a target set to apply, a
+ * tick asked, stop) and what the loop reads (the counters, lost). The
+ * admin handle, the plan being run and the last stats are the worker's
+ * after open() (and the closer's after the worker stopped); mx is never
+ * held during I/O.
+ */
+#include "linux/damos_mode.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "linux/damon_admin.h"
+#include "linux/sysfs_io.h"
+#include "linux/topology.h"
+
+#define NODE_RANGES_MAX 64	/* physical ranges of one node (memory blocks
+				 * merged where contiguous) */
+
+struct damos_mode {
+	struct damon_admin *adm;
+	char sysfs[PATH_MAX], procfs[PATH_MAX];
+	src_log_fn log;
+	void *log_arg;
+	struct damos_nodes nodes;
+	uint64_t page_size;
+	struct damos_plan plan;		/* the loop's: last accepted */
+	int efd;
+
+	pthread_t thr;
+	bool started;
+	pthread_mutex_t mx;
+	pthread_cond_t cv;
+	/* mailbox (mx) */
+	struct damos_plan next;
+	bool has_next;
+	pid_t want[DAMOS_MAX_PIDS];
+	size_t nr_want;
+	bool has_want;
+	bool stop, ask;
+	int busy_us;			/* a new EBUSY retry wait, or -1 */
+	uint64_t asked_seq;		/* damos_mode_sync() calls */
+	uint64_t done_seq;		/* asked_seq when the last tick began */
+	int tick_err;			/* the last tick's result */
+	bool lost, lost_told;
+	/* what the loop reads (mx) */
+	struct damos_counts tot[DAMOS_NR_DIRS];
+	uint64_t used_bp, free_bp;
+	uint64_t goal_commits, commits, starts, stats_reads, errors;
+
+	/* the worker's */
+	struct damos_plan cur;
+	struct damos_stats last[DAMOS_PLAN_MAX_KDAMONDS][DAMOS_NR_DIRS];
+	pid_t targets[DAMOS_MAX_PIDS];	/* vaddr: kernel target order */
+	size_t nr_targets;
+	int last_logged;		/* errno of the last failure logged */
+};
+
+#define mlog(m, level, ...) src_logf((m)->log, (m)->log_arg, level, __VA_ARGS__)
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing the plan (the caller owns the admin handle)                 */
+
+/* paddr: one target per node of kdamond @k, each its node's memory. */
+static int write_node_targets(struct damos_mode *m, uint32_t k, char *errbuf, size_t errlen)
+{
+	const struct damos_plan_kdamond *kd = &m->cur.kd[k];
+	struct damon_target_spec t[DAMOS_MAX_LOWER];
+	struct damon_range (*r)[NODE_RANGES_MAX] = calloc(DAMOS_MAX_LOWER, sizeof(*r));
+	int err = 0;
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < kd->nr_nodes && !err; i++) {
+		int n = damon_node_ranges(m->sysfs, kd->nodes[i], r[i], NODE_RANGES_MAX);
+
+		if (n > NODE_RANGES_MAX)
+			mlog(m, LOG_WARNING,
+			     "damos: node %d has more than %d physical ranges; watching the first %d",
+			     kd->nodes[i], NODE_RANGES_MAX, NODE_RANGES_MAX);
+		if (n <= 0) {
+			err = n ? n : -ENOENT;
+			snprintf(errbuf, errlen,
+				 "damos: cannot find node %d's physical memory (%s/devices/system/"
+				 "node/node%d/memory*: %s): paddr needs CONFIG_MEMORY_HOTPLUG's memory "
+				 "block files; set [damos] operations = vaddr (Linux 6.17+) or [system] "
+				 "execution = engine", kd->nodes[i], m->sysfs, kd->nodes[i],
+				 n ? strerror(-n) : "no online block");
+			break;
+		}
+		t[i] = (struct damon_target_spec){
+			.regions = r[i],
+			.nr_regions = (size_t)(n > NODE_RANGES_MAX ? NODE_RANGES_MAX : n),
+		};
+	}
+	if (!err)
+		err = damon_admin_set_targets(m->adm, k, t, kd->nr_nodes);
+	free(r);
+	return err;
+}
+
+static int write_schemes(struct damos_mode *m, uint32_t k, const struct damos_plan *p)
+{
+	struct damos_scheme sc[DAMOS_NR_DIRS];
+
+	for (size_t i = 0; i < p->kd[k].nr_schemes; i++)
+		damos_plan_link(&p->kd[k].schemes[i], &sc[i]);
+	return damon_admin_set_schemes(m->adm, k, sc, p->kd[k].nr_schemes);
+}
+
+static bool kd_wants_on(const struct damos_mode *m, uint32_t k)
+{
+	return damos_plan_kd_on(&m->cur, k) &&
+	       (m->cur.ops == DAMON_OPS_PADDR || m->nr_targets);
+}
+
+static int kd_on(struct damos_mode *m, uint32_t k)
+{
+	int err = damon_admin_on(m->adm, k);
+
+	if (err)
+		return err;
+	memset(m->last[k], 0, sizeof(m->last[k]));	/* stats start again */
+	pthread_mutex_lock(&m->mx);
+	m->starts++;
+	pthread_mutex_unlock(&m->mx);
+	return 0;
+}
+
+/* open(): contexts, targets and schemes of every kdamond, then on. */
+static int write_initial(struct damos_mode *m, char *errbuf, size_t errlen)
+{
+	int err = 0;
+
+	for (uint32_t k = 0; k < m->cur.nr_kdamonds && !err; k++) {
+		err = damon_admin_set_context(m->adm, k, &m->cur.kd[k].attrs);
+		if (!err && m->cur.ops == DAMON_OPS_PADDR) {
+			err = write_node_targets(m, k, errbuf, errlen);
+			if (err && errbuf[0])
+				return err;
+		}
+		if (!err)
+			err = write_schemes(m, k, &m->cur);
+		if (!err && kd_wants_on(m, k))
+			err = kd_on(m, k);
+	}
+	if (err)
+		snprintf(errbuf, errlen, "%s", damon_admin_error(m->adm)[0] ?
+			 damon_admin_error(m->adm) : strerror(-err));
+	return err;
+}
+
+/* A new plan on running kdamonds: write what changed, commit. */
+static int apply_plan(struct damos_mode *m, const struct damos_plan *p)
+{
+	int err = 0;
+
+	m->cur = *p;
+	for (uint32_t k = 0; k < p->nr_kdamonds && !err; k++) {
+		bool was = damon_admin_turned_on(m->adm, k);
+
+		if (!kd_wants_on(m, k)) {
+			if (was)
+				err = damon_admin_off(m->adm, k);
+			continue;
+		}
+		err = damon_admin_update_context(m->adm, k, &p->kd[k].attrs);
+		if (!err)
+			err = write_schemes(m, k, p);
+		if (err)
+			break;
+		if (!was) {
+			err = kd_on(m, k);
+			continue;
+		}
+		err = damon_admin_commit(m->adm, k);
+		if (!err) {
+			pthread_mutex_lock(&m->mx);
+			m->commits++;
+			pthread_mutex_unlock(&m->mx);
+		}
+	}
+	if (!err)
+		mlog(m, LOG_INFO, "damos: new settings committed online");
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* vaddr targets (worker)                                              */
+
+static size_t live_pids(const struct damos_mode *m, const pid_t *pids, size_t n, pid_t *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char p[PATH_MAX];
+		bool dup = false;
+
+		for (size_t j = 0; j < k; j++)
+			dup |= out[j] == pids[i];
+		if (pids[i] <= 0 || dup ||
+		    sysfs_path(p, sizeof(p), "%s/%d", m->procfs, (int)pids[i]) < 0 ||
+		    !sysfs_exists(p))
+			continue;
+		out[k++] = pids[i];
+	}
+	return k;
+}
+
+/* Targets in @next order; slots that are new get initial regions when the
+ * kdamond runs (a committed new target has none until update_us). */
+static int write_pid_targets(struct damos_mode *m, const pid_t *next, size_t n, bool running)
+{
+	struct damon_target_spec *t = calloc(n ? n : 1, sizeof(*t));
+	struct damon_range (*r)[3] = calloc(n ? n : 1, sizeof(*r));
+	int err;
+
+	if (!t || !r) {
+		free(t);
+		free(r);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool same = i < m->nr_targets && m->targets[i] == next[i];
+		int nr = running && !same ? damon_pid_regions(m->procfs, next[i], r[i]) : 0;
+
+		t[i] = (struct damon_target_spec){
+			.pid = next[i],
+			.regions = r[i],
+			.nr_regions = nr > 0 ? (size_t)nr : 0,
+		};
+	}
+	err = damon_admin_set_targets(m->adm, 0, t, n);
+	free(t);
+	free(r);
+	return err;
+}
+
+static int apply_pids(struct damos_mode *m, const pid_t *want, size_t nwant)
+{
+	pid_t live[DAMOS_MAX_PIDS], next[DAMOS_MAX_PIDS];
+	size_t nl = live_pids(m, want, nwant, live);
+	size_t n = damon_assign_slots(m->targets, m->nr_targets, live, nl, next, DAMOS_MAX_PIDS);
+	bool running = damon_admin_turned_on(m->adm, 0);
+	int err;
+
+	if (n == m->nr_targets && !memcmp(next, m->targets, n * sizeof(next[0])))
+		return 0;
+	err = write_pid_targets(m, next, n, running);
+	if (err)
+		return err;
+	memcpy(m->targets, next, n * sizeof(next[0]));
+	m->nr_targets = n;
+	if (!n)
+		return running ? damon_admin_off(m->adm, 0) : 0;
+	if (!running)
+		return kd_wants_on(m, 0) ? kd_on(m, 0) : 0;
+	err = damon_admin_commit(m->adm, 0);
+	if (!err || err == -ENOTRECOVERABLE)
+		return err;
+	/* a pid exited between the check and the kernel's lookup: restart */
+	mlog(m, LOG_WARNING, "damos: commit of new targets failed (%s): restarting kdamond 0",
+	     strerror(-err));
+	err = damon_admin_off(m->adm, 0);
+	if (!err)
+		err = write_pid_targets(m, next, n, false);
+	return err ? err : kd_on(m, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* A tick (worker)                                                     */
+
+static int keep_running(struct damos_mode *m)
+{
+	for (uint32_t k = 0; k < m->cur.nr_kdamonds; k++) {
+		bool on = false;
+		int err;
+
+		if (!kd_wants_on(m, k))
+			continue;
+		err = damon_admin_is_on(m->adm, k, &on);
+		if (err)
+			return err;
+		if (on)
+			continue;
+		mlog(m, LOG_WARNING, "damos: kdamond %" PRIu32 " stopped by itself, turning it on again",
+		     k);
+		err = kd_on(m, k);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int measure(struct damos_mode *m)
+{
+	uint64_t total = 0, free = 0;
+	int err = topology_node_mem(m->sysfs, m->nodes.top_nid, &total, &free);
+
+	if (err)
+		return err;
+	pthread_mutex_lock(&m->mx);
+	m->used_bp = damos_goal_bp(DAMOS_GOAL_NODE_MEM_USED_BP, total, free);
+	m->free_bp = damos_goal_bp(DAMOS_GOAL_NODE_MEM_FREE_BP, total, free);
+	pthread_mutex_unlock(&m->mx);
+	m->nodes.top_total = total;
+	m->nodes.top_free = free;
+	return 0;
+}
+
+/* user_input goals: the measured value, then commit_schemes_quota_goals. */
+static int feed_goals(struct damos_mode *m)
+{
+	for (uint32_t k = 0; k < m->cur.nr_kdamonds; k++) {
+		const struct damos_plan_kdamond *kd = &m->cur.kd[k];
+		int err = 0;
+
+		if (!damos_plan_has_fed_goals(&m->cur, k) || !damon_admin_turned_on(m->adm, k))
+			continue;
+		for (size_t i = 0; i < kd->nr_schemes && !err; i++) {
+			const struct damos_plan_scheme *ps = &kd->schemes[i];
+
+			if (!ps->sc.quota.nr_goals)
+				continue;
+			err = damon_admin_set_goal_current(m->adm, k, i, 0,
+							   damos_goal_bp(ps->measures,
+									 m->nodes.top_total,
+									 m->nodes.top_free));
+		}
+		if (!err)
+			err = damon_admin_commit_goals(m->adm, k);
+		if (err)
+			return err;
+		pthread_mutex_lock(&m->mx);
+		m->goal_commits++;
+		pthread_mutex_unlock(&m->mx);
+	}
+	return 0;
+}
+
+static int read_stats(struct damos_mode *m)
+{
+	for (uint32_t k = 0; k < m->cur.nr_kdamonds; k++) {
+		const struct damos_plan_kdamond *kd = &m->cur.kd[k];
+		struct damos_stats now[DAMOS_NR_DIRS];
+		int err;
+
+		if (!damon_admin_turned_on(m->adm, k))
+			continue;
+		err = damon_admin_scheme_stats(m->adm, k, kd->nr_schemes, now);
+		if (err)
+			return err;
+		pthread_mutex_lock(&m->mx);
+		for (size_t i = 0; i < kd->nr_schemes; i++)
+			if (kd->schemes[i].on)
+				damos_counts_add(&m->tot[kd->schemes[i].dir], &m->last[k][i], &now[i]);
+			else
+				m->last[k][i] = now[i];
+		m->stats_reads++;
+		pthread_mutex_unlock(&m->mx);
+	}
+	return 0;
+}
+
+static int run_tick(struct damos_mode *m, const struct damos_plan *next, const pid_t *pids,
+		    const size_t *nr_pids)
+{
+	int err = 0;
+
+	if (next) {
+		err = read_stats(m);	/* what the old plan did counts */
+		err = err == -ENOTRECOVERABLE ? err : apply_plan(m, next);
+	}
+	if (!err && nr_pids)
+		err = apply_pids(m, pids, *nr_pids);
+	if (!err)
+		err = keep_running(m);
+	/* a node that cannot be read leaves the goals as they were */
+	if (!err && !measure(m))
+		err = feed_goals(m);
+	if (!err)
+		err = read_stats(m);
+	return err;
+}
+
+static uint64_t tick_ms(const struct damos_plan *p)
+{
+	for (size_t k = 0; k < p->nr_kdamonds; k++)
+		for (size_t i = 0; i < p->kd[k].nr_schemes; i++)
+			if (p->kd[k].schemes[i].on)
+				return p->kd[k].schemes[i].sc.quota.reset_interval_ms;
+	return 1000;
+}
+
+static void tick_failed(struct damos_mode *m, int err)
+{
+	uint64_t v = 1;
+
+	pthread_mutex_lock(&m->mx);
+	m->errors++;
+	if (err == -ENOTRECOVERABLE && !m->lost) {
+		m->lost = true;
+		pthread_mutex_unlock(&m->mx);
+		/* the admin layer logged which kdamond does what now */
+		if (write(m->efd, &v, sizeof(v)) < 0)
+			mlog(m, LOG_ERR, "damos: eventfd: %s", strerror(errno));
+		return;
+	}
+	pthread_mutex_unlock(&m->mx);
+	if (err == m->last_logged || err == -ENOTRECOVERABLE)
+		return;
+	m->last_logged = err;
+	mlog(m, LOG_WARNING, "damos: %s (%s); trying again in %" PRIu64 " ms",
+	     damon_admin_error(m->adm)[0] ? damon_admin_error(m->adm) : "a DAMON call failed",
+	     strerror(-err), tick_ms(&m->cur));
+}
+
+static void *worker_main(void *arg)
+{
+	struct damos_mode *m = arg;
+	struct damos_plan *next = malloc(sizeof(*next));
+	uint64_t due = now_ms() + tick_ms(&m->cur);
+	pid_t pids[DAMOS_MAX_PIDS];
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);	/* pghotd reads its signalfd */
+	pthread_mutex_lock(&m->mx);
+	while (!m->stop && next) {
+		bool has_next, has_want;
+		uint64_t seq;
+		size_t nr_pids = 0;
+		int err;
+
+		while (!m->stop && !m->ask && !m->has_next && !m->has_want && now_ms() < due) {
+			struct timespec ts;
+			uint64_t left = due - now_ms();
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += (time_t)(left / 1000);
+			ts.tv_nsec += (long)(left % 1000) * 1000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&m->cv, &m->mx, &ts);
+		}
+		if (m->stop)
+			break;
+		seq = m->asked_seq;
+		has_next = m->has_next;
+		has_want = m->has_want;
+		if (has_next)
+			*next = m->next;
+		if (has_want) {
+			nr_pids = m->nr_want;
+			memcpy(pids, m->want, nr_pids * sizeof(pids[0]));
+		}
+		m->ask = m->has_next = m->has_want = false;
+		if (m->busy_us >= 0)
+			damon_admin_set_busy_wait(m->adm, (unsigned int)m->busy_us);
+		m->busy_us = -1;
+		pthread_mutex_unlock(&m->mx);
+		err = m->lost ? -ENOTRECOVERABLE :
+				run_tick(m, has_next ? next : NULL, pids, has_want ? &nr_pids : NULL);
+		if (err)
+			tick_failed(m, err);
+		else
+			m->last_logged = 0;
+		due = now_ms() + tick_ms(&m->cur);
+		pthread_mutex_lock(&m->mx);
+		m->tick_err = err;
+		m->done_seq = seq;
+		pthread_cond_broadcast(&m->cv);
+	}
+	pthread_mutex_unlock(&m->mx);
+	free(next);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* The API (pghotd's loop)                                             */
+
+static int measure_top(const char *sysfs, struct damos_nodes *n)
+{
+	return topology_node_mem(sysfs, n->top_nid, &n->top_total, &n->top_free);
+}
+
+static int start_worker(struct damos_mode *m)
+{
+	int err;
+
+	m->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (m->efd < 0)
+		return -errno;
+	err = -pthread_create(&m->thr, NULL, worker_main, m);
+	m->started = !err;
+	return err;
+}
+
+int damos_mode_open(const struct damos_env *env, const struct damos_cfg *cfg,
+		    const struct damos_nodes *nodes, struct damos_mode **ret,
+		    char *errbuf, size_t errlen)
+{
+	struct damos_mode *m = calloc(1, sizeof(*m));
+	struct damon_admin_cfg ac = {
+		.sysfs_root = env->sysfs_root,
+		.procfs_root = env->procfs_root,
+		.run_dir = env->run_dir,
+		.nr_kdamonds = cfg->ops == DAMOS_CFG_VADDR ? 1 : DAMOS_PLAN_MAX_KDAMONDS,
+		.requires = " with DAMOS migrate actions (Linux 6.11+)",
+		.instead = "set [system] execution = engine instead",
+		.log = env->log,
+		.log_arg = env->log_arg,
+	};
+	long ps = sysconf(_SC_PAGESIZE);
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	errbuf[0] = '\0';
+	m->efd = -1;
+	m->busy_us = -1;
+	m->log = env->log;
+	m->log_arg = env->log_arg;
+	m->nodes = *nodes;
+	m->page_size = ps > 0 ? (uint64_t)ps : 4096;
+	snprintf(m->sysfs, sizeof(m->sysfs), "%s", env->sysfs_root ? env->sysfs_root : "/sys");
+	snprintf(m->procfs, sizeof(m->procfs), "%s", env->procfs_root ? env->procfs_root : "/proc");
+	pthread_mutex_init(&m->mx, NULL);
+	pthread_cond_init(&m->cv, NULL);
+	err = damon_admin_open(&ac, &m->adm, errbuf, errlen);
+	if (err)
+		goto out;
+	if (measure_top(m->sysfs, &m->nodes))
+		mlog(m, LOG_WARNING, "damos: cannot read node %d's meminfo: the goals start at 0",
+		     nodes->top_nid);
+	err = damos_plan_build(cfg, damon_admin_layout(m->adm), &m->nodes, &m->plan, errbuf,
+			       errlen);
+	if (err)
+		goto out;
+	m->cur = m->plan;
+	for (size_t i = 0; i < m->plan.nr_lines; i++)
+		mlog(m, LOG_INFO, "%s", m->plan.lines[i]);
+	err = write_initial(m, errbuf, errlen);
+	if (!err)
+		err = start_worker(m);
+	if (err && !errbuf[0])
+		snprintf(errbuf, errlen, "damos: cannot start: %s", strerror(-err));
+out:
+	if (err) {
+		damos_mode_close(m);
+		return err;
+	}
+	*ret = m;
+	return 0;
+}
+
+void damos_mode_close(struct damos_mode *m)
+{
+	if (!m)
+		return;
+	if (m->started) {
+		pthread_mutex_lock(&m->mx);
+		m->stop = true;
+		pthread_cond_broadcast(&m->cv);
+		pthread_mutex_unlock(&m->mx);
+		pthread_join(m->thr, NULL);
+	}
+	damon_admin_close(m->adm);
+	if (m->efd >= 0)
+		close(m->efd);
+	pthread_cond_destroy(&m->cv);
+	pthread_mutex_destroy(&m->mx);
+	free(m);
+}
+
+const struct damos_plan *damos_mode_plan(const struct damos_mode *m)
+{
+	return &m->plan;
+}
+
+const struct damon_layout *damos_mode_layout(const struct damos_mode *m)
+{
+	return damon_admin_layout(m->adm);
+}
+
+int damos_mode_update(struct damos_mode *m, const struct damos_cfg *cfg, char *errbuf,
+		      size_t errlen)
+{
+	struct damos_nodes n = m->nodes;
+	struct damos_plan *p = malloc(sizeof(*p));
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	measure_top(m->sysfs, &n);	/* on failure: the values of before */
+	err = damos_plan_build(cfg, damon_admin_layout(m->adm), &n, p, errbuf, errlen);
+	if (!err && p->ops != m->plan.ops) {
+		snprintf(errbuf, errlen,
+			 "damos: operations cannot change while pghotd runs: restart it");
+		err = -EPERM;
+	}
+	if (!err && damos_mode_lost(m)) {
+		snprintf(errbuf, errlen, "damos: DAMON is no longer pghotd's: restart it");
+		err = -ENOTRECOVERABLE;
+	}
+	if (!err) {
+		m->plan = *p;
+		pthread_mutex_lock(&m->mx);
+		m->next = *p;
+		m->has_next = true;
+		pthread_cond_broadcast(&m->cv);
+		pthread_mutex_unlock(&m->mx);
+	}
+	free(p);
+	return err;
+}
+
+int damos_mode_set_targets(struct damos_mode *m, const pid_t *pids, size_t n)
+{
+	if (m->plan.ops != DAMON_OPS_VADDR)
+		return 0;
+	if (n > DAMOS_MAX_PIDS)
+		return -E2BIG;
+	pthread_mutex_lock(&m->mx);
+	memcpy(m->want, pids, n * sizeof(pids[0]));
+	m->nr_want = n;
+	m->has_want = true;
+	pthread_cond_broadcast(&m->cv);
+	pthread_mutex_unlock(&m->mx);
+	return 0;
+}
+
+int damos_mode_fd(const struct damos_mode *m)
+{
+	return m->efd;
+}
+
+int damos_mode_poll(struct damos_mode *m)
+{
+	uint64_t v;
+	int err = 0;
+
+	if (read(m->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		mlog(m, LOG_WARNING, "damos: eventfd: %s", strerror(errno));
+	pthread_mutex_lock(&m->mx);
+	if (m->lost && !m->lost_told) {
+		m->lost_told = true;
+		err = -ENOTRECOVERABLE;
+	}
+	pthread_mutex_unlock(&m->mx);
+	return err;
+}
+
+bool damos_mode_lost(const struct damos_mode *m)
+{
+	struct damos_mode *w = (struct damos_mode *)m;
+	bool lost;
+
+	pthread_mutex_lock(&w->mx);
+	lost = w->lost;
+	pthread_mutex_unlock(&w->mx);
+	return lost;
+}
+
+void damos_mode_counters(struct damos_mode *m, src_counter_fn fn, void *arg)
+{
+	static const char *const dir[DAMOS_NR_DIRS] = { "promote", "demote" };
+	struct damos_counts t[DAMOS_NR_DIRS];
+	uint64_t g[7];
+	char name[64];
+
+	pthread_mutex_lock(&m->mx);
+	memcpy(t, m->tot, sizeof(t));
+	g[0] = m->used_bp;
+	g[1] = m->free_bp;
+	g[2] = m->goal_commits;
+	g[3] = m->commits;
+	g[4] = m->starts;
+	g[5] = m->stats_reads;
+	g[6] = m->errors;
+	pthread_mutex_unlock(&m->mx);
+	for (int d = 0; d < DAMOS_NR_DIRS; d++) {
+		const struct {
+			const char *name;
+			uint64_t v;
+		} c[] = {
+			{ "tried_regions", t[d].nr_tried },
+			{ "tried_bytes", t[d].sz_tried },
+			{ "applied_regions", t[d].nr_applied },
+			{ "applied_bytes", t[d].sz_applied },
+			{ "applied_pages", t[d].sz_applied / m->page_size },
+			{ "quota_exceeds", t[d].qt_exceeds },
+			{ "filter_passed_bytes", t[d].sz_ops_filter_passed },
+		};
+
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			snprintf(name, sizeof(name), "damos_%s_%s", dir[d], c[i].name);
+			fn(arg, name, c[i].v, false);
+		}
+	}
+	fn(arg, "damos_top_used_bp", g[0], true);
+	fn(arg, "damos_top_free_bp", g[1], true);
+	fn(arg, "damos_goal_commits", g[2], false);
+	fn(arg, "damos_commits", g[3], false);
+	fn(arg, "damos_kdamond_starts", g[4], false);
+	fn(arg, "damos_stats_reads", g[5], false);
+	fn(arg, "damos_errors", g[6], false);
+}
+
+int damos_mode_sync(struct damos_mode *m)
+{
+	uint64_t seq;
+	int err;
+
+	pthread_mutex_lock(&m->mx);
+	seq = ++m->asked_seq;
+	m->ask = true;
+	pthread_cond_broadcast(&m->cv);
+	/* a tick that began after this call: it has what was given before */
+	while (m->done_seq < seq && !m->stop)
+		pthread_cond_wait(&m->cv, &m->mx);
+	err = m->tick_err;
+	pthread_mutex_unlock(&m->mx);
+	return err;
+}
+
+void damos_mode_set_busy_wait(struct damos_mode *m, unsigned int us)
+{
+	/* the handle is the worker's: it takes the value at its next tick */
+	pthread_mutex_lock(&m->mx);
+	m->busy_us = (int)(us > INT_MAX ? INT_MAX : us);
+	m->ask = true;
+	pthread_cond_broadcast(&m->cv);
+	pthread_mutex_unlock(&m->mx);
+}
