@@ -764,7 +764,5 @@ void damos_mode_set_busy_wait(struct damos_mode *m, unsigned int us)
 	/* the handle is the worker's: it takes the value at its next tick */
 	pthread_mutex_lock(&m->mx);
 	m->busy_us = (int)(us > INT_MAX ? INT_MAX : us);
-	m->ask = true;
-	pthread_cond_broadcast(&m->cv);
 	pthread_mutex_unlock(&m->mx);
 }

@@ -67,19 +67,14 @@ static int refuse(char *errbuf, size_t errlen, int err, const char *fmt, ...)
 	return err;
 }
 
-static bool has_action(const struct damon_layout *l, enum damos_action a)
-{
-	return l->actions & (1u << a);
-}
-
 /* What the kernel must have for @c; one line in @errbuf when it lacks it. */
 static int check_kernel(const struct damos_cfg *c, const struct damon_layout *l,
 			char *errbuf, size_t errlen)
 {
 	unsigned int ops = c->ops == DAMOS_CFG_VADDR ? DAMON_OPS_VADDR : DAMON_OPS_PADDR;
 
-	if ((c->promote_MBps && !has_action(l, DAMOS_MIGRATE_HOT)) ||
-	    (c->demote_MBps && !has_action(l, DAMOS_MIGRATE_COLD)))
+	/* both came with 6.11 (b696722d784f and the patch after it) */
+	if (!damon_layout_migrates(l, DAMON_OPS_PADDR))
 		return refuse(errbuf, errlen, -EOPNOTSUPP,
 			      "damos: this kernel's DAMON (layout %s) has no migrate_hot/migrate_cold "
 			      "actions: they need Linux 6.11+ (schemes/<S>/target_nid is missing); "

@@ -748,6 +748,30 @@ static inline void test_log(void *arg, int level, const char *msg)
 	pthread_mutex_unlock(&logmx);
 }
 
+/* <run>/damon.state as pghotd @owner (started at @start) leaves it with
+ * @nr kdamonds, the first with thread pid @kpid (the others 0). */
+static inline void write_state_file_n(struct fk *k, long owner, unsigned long long start,
+				      uint32_t nr, int kpid)
+{
+	char b[8192];
+	struct damon_state_rec r = { .owner_pid = (pid_t)owner,
+				     .owner_start = start,
+				     .nr_kdamonds = nr,
+				     .nr_kdamonds_prev = nr };
+
+	snprintf(r.admin, sizeof(r.admin), "%s", k->admin);
+	r.kdamond_pid[0] = kpid;
+	assert_true(damon_format_state_file(&r, b, sizeof(b)) > 0);
+	mkdirs(k->run);
+	put(b, "%s/damon.state", k->run);
+}
+
+static inline void write_state_file(struct fk *k, long owner, unsigned long long start,
+				    int kpid)
+{
+	write_state_file_n(k, owner, start, 1, kpid);
+}
+
 static inline bool state_file_exists(struct fk *k)
 {
 	char p[PATH_MAX];

@@ -274,22 +274,6 @@ static void test_foreign_configured(void **state)
 	check_foreign(false);
 }
 
-static void write_state_file(struct fk *k, long owner, unsigned long long start,
-			     int kpid)
-{
-	char b[8192];
-	struct damon_state_rec r = { .owner_pid = (pid_t)owner,
-				     .owner_start = start,
-				     .nr_kdamonds = 1,
-				     .nr_kdamonds_prev = 1 };
-
-	snprintf(r.admin, sizeof(r.admin), "%s", k->admin);
-	r.kdamond_pid[0] = kpid;
-	assert_true(damon_format_state_file(&r, b, sizeof(b)) > 0);
-	mkdirs(k->run);
-	put(b, "%s/damon.state", k->run);
-}
-
 /* A pghotd crashed with kdamond 0 on: the next start removes it. */
 static void test_stale_state_cleanup(void **state)
 {

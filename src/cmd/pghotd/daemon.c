@@ -145,10 +145,9 @@ static void src_poll(struct daemon *d, struct daemon_src *s)
 #define CAP_BIT_SYS_ADMIN (1ULL << 21)
 #define CAP_BIT_SYS_NICE (1ULL << 23)
 
-/* The capabilities pghotd needs and lacks, as CAP_BIT_* bits. */
-static unsigned long long missing_caps(void)
+/* The capabilities of @need pghotd lacks, as CAP_BIT_* bits. */
+static unsigned long long missing_caps(unsigned long long need)
 {
-	const unsigned long long need = CAP_BIT_SYS_ADMIN | CAP_BIT_SYS_NICE;
 	char buf[4096], *p;
 	unsigned long long eff;
 
@@ -162,7 +161,15 @@ static int check_caps(const struct daemon *d)
 {
 	unsigned long long caps;
 
-	if (!migrator_is_real(d->mig) || !(caps = missing_caps()))
+	/* execution = damos: the kernel moves pages, pghotd only writes
+	 * DAMON sysfs (a fake tree in tests needs nothing) */
+	if (daemon_is_damos(d))
+		caps = strcmp(d->cfg.sysfs_root, "/sys") ? 0 : missing_caps(CAP_BIT_SYS_ADMIN);
+	else if (migrator_is_real(d->mig))
+		caps = missing_caps(CAP_BIT_SYS_ADMIN | CAP_BIT_SYS_NICE);
+	else
+		caps = 0;
+	if (!caps)
 		return 0;
 	return log_ret(-EPERM, LOG_ERR, "%s: run pghotd as root, or as pghotd.service does",
 		       caps == CAP_BIT_SYS_ADMIN ?
@@ -408,7 +415,7 @@ int daemon_setup(struct daemon *d)
 			 d->cfg.mode == PGHOT_MODE_PRECISE ? "precise" : "default",
 			 topology_tier_source_name(d->topo.tier_source),
 			 pl_nr_targets(d->pl), pl_nr_targets(d->pl) == 1 ? "" : "s");
-	if (strcmp(migrator_name(d->mig), "move_pages"))
+	if (!daemon_is_damos(d) && strcmp(migrator_name(d->mig), "move_pages"))
 		log_warn("migrator '%s': pages are not really moved (--migrator)",
 			 migrator_name(d->mig));
 	d->up = true;
