@@ -32,7 +32,7 @@ bad "3: key 'freq_threshold': value '9' out of range 1..7 (freq_threshold)" "[en
 bad "2: key 'mode': value 'turbo' not allowed; allowed values: default, precise" "[engine]" "mode = turbo"
 bad "2: key 'enabled_sources': value 'perf' not allowed: unknown source 'perf'; allowed values: damon, feed, hwhint" "[engine]" "enabled_sources = perf"
 bad "3: unknown key 'frequency' in section [engine]" "# x" "[engine]" "frequency = 2"
-bad "2: unknown section [daemon] (key 'x'); sections: engine, targets, damon, feed, hwhint, demotion, stats, system" "[daemon]" "x = 1"
+bad "2: unknown section [daemon] (key 'x'); sections: engine, targets, damon, feed, hwhint, demotion, damos, stats, system" "[daemon]" "x = 1"
 bad "2: key 'sleep_ms': value '5' out of range 50..1000 (sleep_ms)" "[engine]" "sleep_ms = 5"
 bad "2: key 'pids': value 'x' is not a number (pids: process ids 1..4194304)" "[targets]" "pids = 1 x"
 bad "2: key 'enabled': value 'perhaps' not allowed; allowed values (any case): true, false, yes, no, on, off, 1, 0" "[demotion]" "enabled = perhaps"

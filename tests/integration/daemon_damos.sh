@@ -1,0 +1,64 @@
+#!/bin/bash
+# The pghotd binary in [system] execution = damos on fake machines: what it
+# refuses and what it says. The mode's runs (files written, goals fed,
+# counters, online commits, clean-up) are in tests/unit/test_damos_mode.c,
+# against a fake DAMON kernel that creates folders as the kernel does; a
+# static tree cannot play kdamond commands for a running pghotd.
+. "$(dirname "$0")/fakes/lib.sh"
+
+snap() { (cd "$1" && find . | sort | while read -r f; do
+	[ -f "$f" ] && echo "$f=$(cat "$f")" || echo "$f"; done); }
+
+# The config table knows the mode: its keys, their checks, the man page.
+machine 2node-tiers
+config "[system]" "execution = damos" "[demotion]" "enabled = true"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" 2>&1) && fail "damos with [demotion] accepted"
+echo "$out" | grep -qF "key 'enabled' of [demotion]: pghotd's own demotion cannot run with [system] execution = damos, where the kernel demotes (migrate_cold): set [demotion] enabled = false, or execution = engine" ||
+	fail "damos with [demotion]: $out"
+config "[system]" "execution = kernel"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" 2>&1) && fail "execution = kernel accepted"
+echo "$out" | grep -qF "key 'execution': value 'kernel' not allowed; allowed values: engine, damos" ||
+	fail "bad execution: $out"
+config "[damos]" "promote_MBps = 0" "demote_MBps = 0"
+"$PGHOTD" --check-config "$T/pghot.conf" >/dev/null 2>&1 && fail "both quotas 0 accepted"
+config "[system]" "execution = damos" "[damos]" "operations = vaddr" "top_free_goal_bp = 150"
+"$PGHOTD" --check-config "$T/pghot.conf" >/dev/null || fail "a damos config refused"
+man=$("$PGHOTD" --dump-config-man)
+echo "$man" | grep -q '^\.SH \[damos\]$' || fail "no [damos] in pghot.conf(5)"
+echo "$man" | grep -q '^\.B top_used_goal_bp$' || fail "no top_used_goal_bp in pghot.conf(5)"
+echo "$man" | grep -A3 '^\.B execution$' | grep -q 'Values: engine, damos' || fail "execution values"
+ok "the config table has [damos] and execution"
+
+# No DAMON in the kernel: one line that says what is missing; exit 1.
+machine 2node-tiers
+config "[system]" "execution = damos"
+out=$("$PGHOTD" -c "$T/pghot.conf" 2>&1) && fail "started without DAMON"
+echo "$out" | grep -qF "error: kernel has no DAMON sysfs interface ($T/sys/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+) with DAMOS migrate actions (Linux 6.11+); set [system] execution = engine instead" ||
+	fail "no DAMON: $out"
+ok "no DAMON: refused with the reason"
+
+# Someone else runs a kdamond: refused before any write, their tree as it
+# was, no command suggested that would destroy it. No targets are needed
+# (paddr is system-wide).
+machine 2node-tiers
+"$FAKES/damon-tree.sh" "$T/sys" foreign-on 812
+before=$(snap "$T/sys/kernel/mm/damon")
+config "[system]" "execution = damos"
+out=$("$PGHOTD" -c "$T/pghot.conf" 2>&1) && fail "started beside someone else's kdamond"
+echo "$out" | grep -qF "error: DAMON is in use by someone else: 1 kdamond(s) exist (kdamond 0: on, pid 812" ||
+	fail "foreign kdamond: $out"
+echo "$out" | grep -qF "set [system] execution = engine instead" || fail "no advice: $out"
+echo "$out" | grep -q 'echo \|nr_kdamonds)' && fail "suggests a destructive command: $out"
+[ "$before" = "$(snap "$T/sys/kernel/mm/damon")" ] || fail "the other tool's tree changed"
+[ ! -e "$T/run/damon.state" ] || fail "a state file was written"
+ok "someone else's kdamond: refused, untouched"
+
+# vaddr needs targets like the engine does.
+machine 2node-tiers
+"$FAKES/damon-tree.sh" "$T/sys"
+config "[system]" "execution = damos" "[damos]" "operations = vaddr"
+out=$("$PGHOTD" -c "$T/pghot.conf" 2>&1) && fail "vaddr without targets started"
+echo "$out" | grep -qF "no targets: set pids, comm, cgroup or min_rss_mb in [targets]" ||
+	fail "vaddr without targets: $out"
+ok "vaddr: targets needed"
+echo "daemon_damos: ok"
