@@ -18,7 +18,8 @@
 # make bench      every benchmark;  make bench-engine  one of them
 # make demo       the test bed: promote scenario, four cases
 # make demo-all   both scenarios, every case
-# make fuzz       run each fuzz target for FUZZ_SECONDS (default 20)
+# make fuzz       run each fuzz target for FUZZ_SECONDS (default 20) or
+#                 FUZZ_RUNS inputs; prints each target's inputs run and result
 
 BUILD ?= build
 CC ?= cc
@@ -183,8 +184,9 @@ docs/pghot.conf.5: $(BUILD)/bin/pghotd
 	$(BUILD)/bin/pghotd --dump-config-man > $@
 
 FUZZ_SECONDS ?= 20
+FUZZ_RUNS ?=
 fuzz:
-	@scripts/fuzz $(FUZZ_SECONDS)
+	@scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS)
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: library, header, pkg-config
 # file, binaries, man pages, systemd unit and example config.

@@ -50,7 +50,7 @@ enum damos_cfg_ops {
 /* The [damos] section of pghot.conf (the keys are in the config table,
  * src/cmd/common/config.c, with their ranges and defaults). */
 struct damos_cfg {
-	uint32_t ops;			/* enum damos_cfg_ops */
+	unsigned int ops;		/* enum damos_cfg_ops (a CFG_CHOICE) */
 	uint64_t sample_us, aggr_us;	/* DAMON intervals, µs */
 	uint64_t min_nr_regions, max_nr_regions;
 	uint64_t intervals_goal_bp;	/* intervals auto-tuning (6.15): aim at

@@ -7,7 +7,15 @@
  * the FIFO leaves, its unfinished last line is a line (as for a socket
  * client) and the FIFO is opened again, which clears the hang-up. A regular
  * file cannot be polled: it is read every interval_ms() from where the last
- * read stopped; a file that shrank is read again from the start.
+ * read stopped; a file that shrank is read again from the start, and when
+ * the path names another file (log rotation: renamed away, a new one
+ * created) the rest of the old one is read, then the new one from its
+ * start.
+ *
+ * A poll hands over at most src_env.max_reports samples; the bytes read
+ * past the last one handed over wait in the input's @rest buffer for the
+ * next poll (interval_ms() is 0 meanwhile), so a burst is spread over the
+ * daemon's loop turns instead of dropped.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -129,6 +137,8 @@ struct feed_conn {
 	bool overlong;	/* discarding the rest of a too-long line */
 	bool eof;	/* drain() read end of file */
 	uint64_t lineno;
+	char *rest;	/* read, not handed over yet (max_reports) */
+	size_t rest_off, rest_len;
 };
 
 struct feed {
@@ -143,6 +153,8 @@ struct feed {
 	void (*log)(void *, int, const char *);
 	void *log_arg;
 	uint64_t last_log_ms, suppressed;
+	uint32_t max_reports;	/* per poll(), 0: no limit */
+	bool backlog;		/* an input has @rest: poll again at once */
 	/* during poll(): samples batched for the sink */
 	const struct src_sink *sink;
 	struct pl_sample batch[FEED_BATCH];
@@ -156,16 +168,15 @@ struct feed {
 static void malformed(struct feed *f, struct feed_conn *c, const char *raw,
 		      size_t len)
 {
-	char line[81];
+	/* shown raw: the log sink escapes every message (cmd/common/log.h),
+	 * so a feed line cannot forge a log line */
+	const char *line = raw;
 
 	f->st.malformed++;
 	if (f->last_log_ms && f->now_ms - f->last_log_ms < FEED_LOG_EVERY_MS) {
 		f->suppressed++;
 		return;
 	}
-	/* shown with control bytes as '?': a feed cannot forge log lines */
-	for (size_t i = 0; i < len && i < sizeof(line) - 1; i++)
-		line[i] = (unsigned char)raw[i] < 0x20 || raw[i] == 0x7f ? '?' : raw[i];
 	f->last_log_ms = f->now_ms ? f->now_ms : 1;
 	if (f->suppressed)
 		feed_log(f, LOG_WARNING,
@@ -224,9 +235,15 @@ static void handle_line(struct feed *f, struct feed_conn *c, const char *line,
 	f->nr++;
 }
 
-/* Split @data into lines, carrying a partial line in @c. */
-static void consume(struct feed *f, struct feed_conn *c, const char *data,
-		    size_t n)
+static bool full(const struct feed *f)
+{
+	return f->max_reports && (uint32_t)f->nr >= f->max_reports;
+}
+
+/* Split @data into lines, carrying a partial line in @c, until this
+ * poll's max_reports. Return: the bytes used. */
+static size_t consume(struct feed *f, struct feed_conn *c, const char *data,
+		      size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		char ch = data[i];
@@ -235,6 +252,8 @@ static void consume(struct feed *f, struct feed_conn *c, const char *data,
 			handle_line(f, c, c->buf, c->len, c->overlong);
 			c->len = 0;
 			c->overlong = false;
+			if (full(f))
+				return i + 1;
 			continue;
 		}
 		if (c->len < FEED_LINE_MAX + 1)
@@ -242,17 +261,53 @@ static void consume(struct feed *f, struct feed_conn *c, const char *data,
 		else
 			c->overlong = true;
 	}
+	return n;
 }
 
-/* Read what is available from @fd, up to the budget.
+/* Keep @n bytes of @data that this poll did not use. */
+static int keep_rest(struct feed_conn *c, const char *data, size_t n)
+{
+	char *r = realloc(c->rest, n);
+
+	if (!r)
+		return -ENOMEM;
+	memcpy(r, data, n);
+	c->rest = r;
+	c->rest_off = 0;
+	c->rest_len = n;
+	return 0;
+}
+
+/* What an earlier poll read and did not hand over. Return: true if all of
+ * it is handed over now. */
+static bool drain_rest(struct feed *f, struct feed_conn *c)
+{
+	size_t used;
+
+	if (!c->rest_len)
+		return true;
+	used = consume(f, c, c->rest + c->rest_off, c->rest_len);
+	c->rest_off += used;
+	c->rest_len -= used;
+	if (c->rest_len) {
+		f->backlog = true;
+		return false;
+	}
+	return true;
+}
+
+/* Read what is available from @fd, up to the budget and max_reports.
  * Return: bytes read, 0 at end of file, -errno (-EAGAIN: nothing now). */
 static ssize_t drain(struct feed *f, struct feed_conn *c, int fd)
 {
 	char buf[65536];
 	size_t total = 0;
 
-	while (total < FEED_READ_BUDGET) {
+	if (!drain_rest(f, c))
+		return -EAGAIN;
+	while (total < FEED_READ_BUDGET && !full(f)) {
 		ssize_t r = read(fd, buf, sizeof(buf));
+		size_t used;
 
 		if (r < 0) {
 			if (errno == EINTR)
@@ -265,8 +320,15 @@ static ssize_t drain(struct feed *f, struct feed_conn *c, int fd)
 			c->eof = true;
 			return (ssize_t)total;
 		}
-		consume(f, c, buf, (size_t)r);
+		used = consume(f, c, buf, (size_t)r);
 		total += (size_t)r;
+		if (used < (size_t)r) {
+			if (keep_rest(c, buf + used, (size_t)r - used)) {
+				f->st.errors++;	/* out of memory: dropped */
+				return (ssize_t)total;
+			}
+			f->backlog = true;
+		}
 	}
 	return (ssize_t)total;
 }
@@ -281,6 +343,7 @@ static void close_client(struct feed *f, int i)
 		handle_line(f, c, c->buf, c->len, c->overlong);
 	epoll_ctl(f->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
+	free(c->rest);
 	free(c);
 	f->clients[i] = NULL;
 }
@@ -332,6 +395,7 @@ static void feed_close(void *priv)
 	}
 	if (f->file.fd >= 0)
 		close(f->file.fd);
+	free(f->file.rest);
 	if (f->epfd >= 0)
 		close(f->epfd);
 	free(f);
@@ -419,6 +483,7 @@ static int feed_open(const struct src_env *env, const void *config,
 	f->listen_fd = f->file.fd = -1;
 	f->log = env->log;
 	f->log_arg = env->log_arg;
+	f->max_reports = env->max_reports;
 	snprintf(f->path, sizeof(f->path), "%s", cfg->path);
 	f->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (f->epfd < 0) {
@@ -484,30 +549,70 @@ static uint64_t feed_interval_ms(void *priv)
 {
 	struct feed *f = priv;
 
+	if (f->backlog)
+		return 0;	/* read, not handed over yet: at once */
 	return f->kind == FEED_FILE ? FEED_FILE_INTERVAL_MS : 1000;
+}
+
+/* The path names another file than the one open (log rotation). */
+static bool file_replaced(const struct feed *f)
+{
+	struct stat now, open;
+
+	return !stat(f->path, &now) && !fstat(f->file.fd, &open) &&
+	       (now.st_ino != open.st_ino || now.st_dev != open.st_dev);
+}
+
+/* The old file is read to its end: end its last line, open the new one. */
+static void file_reopen(struct feed *f)
+{
+	struct feed_conn *c = &f->file;
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;	/* gone again meanwhile: the next poll looks again */
+	if (c->len)
+		handle_line(f, c, c->buf, c->len, c->overlong);
+	c->len = 0;
+	c->overlong = false;
+	c->lineno = 0;
+	close(c->fd);
+	c->fd = fd;
+	f->file_off = 0;
+	feed_log(f, LOG_NOTICE,
+		 "feed '%s' was replaced (rotated): reading the new file from its start",
+		 f->path);
 }
 
 static void poll_file(struct feed *f)
 {
 	struct stat st;
-	ssize_t r;
 
-	if (!fstat(f->file.fd, &st) && st.st_size < f->file_off) {
-		feed_log(f, LOG_NOTICE, "feed '%s' shrank, reading it from the start",
-			 f->path);
-		f->file_off = 0;
-		f->file.len = 0;
-		f->file.lineno = 0;
+	for (int pass = 0; pass < 2 && !full(f); pass++) {
+		ssize_t r;
+
+		if (!fstat(f->file.fd, &st) && st.st_size < f->file_off) {
+			feed_log(f, LOG_NOTICE, "feed '%s' shrank, reading it from the start",
+				 f->path);
+			f->file_off = 0;
+			f->file.len = 0;
+			f->file.lineno = 0;
+		}
+		if (lseek(f->file.fd, f->file_off, SEEK_SET) < 0) {
+			f->st.errors++;
+			return;
+		}
+		f->file.eof = false;
+		r = drain(f, &f->file, f->file.fd);
+		if (r > 0)
+			f->file_off += r;
+		else if (r < 0 && r != -EAGAIN)
+			f->st.errors++;
+		/* rotated: the new file once the old one is read */
+		if (!f->file.eof || f->file.rest_len || !file_replaced(f))
+			return;
+		file_reopen(f);
 	}
-	if (lseek(f->file.fd, f->file_off, SEEK_SET) < 0) {
-		f->st.errors++;
-		return;
-	}
-	r = drain(f, &f->file, f->file.fd);
-	if (r > 0)
-		f->file_off += r;
-	else if (r < 0 && r != -EAGAIN)
-		f->st.errors++;
 }
 
 /* Every writer of the FIFO left: end its last line, open the FIFO again
@@ -540,6 +645,26 @@ static void fifo_reopen(struct feed *f)
 	c->fd = fd;
 }
 
+/* Hand over what earlier polls read and kept (max_reports), before
+ * anything new is read; an input that ended meanwhile is closed. */
+static void poll_rests(struct feed *f)
+{
+	if (f->kind == FEED_FIFO && f->file.rest_len && f->file.fd >= 0) {
+		drain_rest(f, &f->file);
+		if (f->file.eof && !f->file.rest_len)
+			fifo_reopen(f);
+	}
+	for (int i = 0; i < FEED_MAX_CLIENTS && !full(f); i++) {
+		struct feed_conn *c = f->clients[i];
+
+		if (!c || !c->rest_len)
+			continue;
+		drain_rest(f, c);
+		if (c->eof && !c->rest_len)
+			close_client(f, i);
+	}
+}
+
 static int feed_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 {
 	struct feed *f = priv;
@@ -550,12 +675,14 @@ static int feed_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 	f->nb = 0;
 	f->now_ms = now_ms;
 	f->nr = 0;
+	f->backlog = false;
 	if (f->kind == FEED_FILE) {
 		poll_file(f);
 		goto out;
 	}
-	n = epoll_wait(f->epfd, evs, 16, 0);
-	for (int i = 0; i < n; i++) {
+	poll_rests(f);
+	n = full(f) ? 0 : epoll_wait(f->epfd, evs, 16, 0);
+	for (int i = 0; i < n && !full(f); i++) {
 		uint32_t id = evs[i].data.u32;
 
 		if (f->kind == FEED_FIFO) {
@@ -566,7 +693,7 @@ static int feed_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 			r = drain(f, &f->file, f->file.fd);
 			if (r < 0 && r != -EAGAIN)
 				f->st.errors++;
-			else if (f->file.eof)
+			else if (f->file.eof && !f->file.rest_len)
 				fifo_reopen(f);
 		} else if (id == 0) {
 			accept_clients(f);
@@ -574,11 +701,14 @@ static int feed_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 			struct feed_conn *c = f->clients[id - 1];
 			ssize_t r = drain(f, c, c->fd);
 
-			if (r == 0 || (r < 0 && r != -EAGAIN))
+			if ((c->eof && !c->rest_len) || (r < 0 && r != -EAGAIN))
 				close_client(f, (int)id - 1);
 		}
 	}
 out:
+	/* a full poll may leave input unread too: come back at once */
+	if (full(f))
+		f->backlog = true;
 	flush_batch(f);
 	f->sink = NULL;
 	return f->nr;
@@ -603,7 +733,7 @@ static const struct src_ops feed_ops = {
 
 static const struct src_key feed_keys[] = {
 	{ "path", SRC_KEY_PATH, 0, 0, "", "",
-	  "Feed source input: a regular file (read, then followed), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
+	  "Feed source input: a regular file (read, then followed, also to a new file at the path when it is rotated), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
 	  offsetof(struct feed_cfg, path), true, "FILE, FIFO or socket" },
 };
 

@@ -45,12 +45,73 @@ int fsr_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 	va_list ap;
 	int err;
 
+	if (len)
+		buf[0] = '\0';
 	va_start(ap, fmt);
 	err = vpath(path, sizeof(path), root, fmt, ap);
 	va_end(ap);
 	if (err)
 		return err;
 	return sysfs_read_str(path, buf, len);
+}
+
+int fsr_read_alloc(const char *root, size_t max, char **ret, size_t *ret_len,
+		   const char *fmt, ...)
+{
+	char path[4096], *buf = NULL;
+	size_t len = 0, cap = 0;
+	va_list ap;
+	int fd, err;
+
+	va_start(ap, fmt);
+	err = vpath(path, sizeof(path), root, fmt, ap);
+	va_end(ap);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r;
+
+		if (len + 1 >= cap) {
+			size_t ncap = cap ? cap * 2 : 4096;
+			char *nb;
+
+			if (cap > max + 1) {
+				err = -EFBIG;
+				break;
+			}
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		if (!r)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (!err && len > max)
+		err = -EFBIG;
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[len] = '\0';
+	*ret = buf;
+	*ret_len = len;
+	return 0;
 }
 
 bool fsr_exists(const char *root, const char *fmt, ...)

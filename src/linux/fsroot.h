@@ -18,10 +18,23 @@ int fsr_path(char *buf, size_t len, const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* Read a whole (small) file into @buf, NUL-terminated, trailing white space
- * stripped (sysfs_read_str() on ROOT/REL). Return: bytes kept, or -errno
+ * stripped (sysfs_read_str() on ROOT/REL; @buf is terminated on every
+ * return, holding what fitted on -EFBIG). Return: bytes kept, or -errno
  * (-EFBIG if it did not fit). */
 int fsr_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/**
+ * fsr_read_alloc() - read a whole file of any size (procfs files such as
+ * /proc/PID/status have no fixed bound: one Groups line can take 400 KiB)
+ * into a malloc'ed, NUL-terminated buffer.
+ * @max: the most bytes accepted; a larger file is -EFBIG.
+ * @ret/@ret_len: the buffer (the caller frees it) and its length, set on
+ * success only.
+ * Return: 0, -EFBIG, -ENOMEM or the errno of open/read.
+ */
+int fsr_read_alloc(const char *root, size_t max, char **ret, size_t *ret_len,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 bool fsr_exists(const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -65,6 +65,12 @@ struct src_env {
 	 * override the kernel's tiers; NULL: the kernel's (or CPU-less nodes
 	 * without kernel tiers), as topology_load() decides. */
 	const struct nodemask *lower_override;
+	/* The most reports one poll() hands over (the pipeline's page
+	 * budget of a poll, poll_pages_max: one page per feed sample); what
+	 * is left waits for the next poll, and interval_ms() is 0 until it is
+	 * handed over. 0: no limit. The feed source honours it; DAMON reports
+	 * regions, bounded by the pipeline's page sampling instead. */
+	uint32_t max_reports;
 };
 
 /* One named counter of a source, for `pghot stat` and Prometheus. */

@@ -62,6 +62,7 @@ int sysfs_read_str(const char *path, char *buf, size_t len)
 
 	if (!len)
 		return -EINVAL;
+	buf[0] = '\0';
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -91,12 +92,14 @@ int sysfs_read_str(const char *path, char *buf, size_t len)
 		n += (size_t)r;
 	}
 	close(fd);
-	if (err)
-		return err;
-	while (n && is_space(buf[n - 1]))
+	/* Callers may parse what fitted (-EFBIG); after any other error the
+	 * buffer is an empty string, never bytes of an earlier read. */
+	if (err && err != -EFBIG)
+		n = 0;
+	while (!err && n && is_space(buf[n - 1]))
 		n--;
 	buf[n] = '\0';
-	return (int)n;
+	return err ? err : (int)n;
 }
 
 int sysfs_parse_u64(const char *buf, size_t len, uint64_t *ret)

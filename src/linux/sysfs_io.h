@@ -44,6 +44,8 @@ bool sysfs_is_dir(const char *path);
 /**
  * sysfs_read_str() - read a whole file into @buf, NUL-terminated, trailing
  * whitespace (the kernel's '\n') stripped.
+ * @buf is always NUL-terminated: on -EFBIG it holds the first @len - 1
+ * bytes (not stripped), after any other error it is "".
  * Return: the length kept, -EFBIG if the file does not fit @len - 1 bytes,
  * or the errno of open/read (-ENOENT: no such file).
  */

@@ -9,154 +9,73 @@
 #include <unistd.h>
 
 #include "linux/fsroot.h"
+#include "linux/proc_parse.h"
 #include "linux/targets.h"
-
-int proc_parse_stat(const char *text, char ret_comm[16], uint64_t *ret_start)
-{
-	const char *open = strchr(text, '('), *close = strrchr(text, ')');
-	const char *p;
-	unsigned long long start;
-	size_t l;
-
-	if (!open || !close || close < open)
-		return -EINVAL;
-	/* after ") ": field 3 (state) ... field 22 (starttime) */
-	p = close + 1;
-	for (int field = 3; field <= 22; field++) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			return -EINVAL;
-		if (field == 22)
-			break;
-		while (*p && *p != ' ')
-			p++;
-	}
-	if (sscanf(p, "%llu", &start) != 1)
-		return -EINVAL;
-	l = (size_t)(close - open - 1);
-	if (l > 15)
-		l = 15;
-	memcpy(ret_comm, open + 1, l);
-	ret_comm[l] = '\0';
-	*ret_start = start;
-	return 0;
-}
 
 int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret)
 {
 	char buf[1024];
-	struct target_id id = { .pid = pid };
+	struct proc_stat st;
 	int err;
 
 	err = fsr_read(procfs, buf, sizeof(buf), "%d/stat", (int)pid);
 	if (err < 0)
 		return err == -ENOENT || err == -ESRCH ? -ENOENT : err;
-	err = proc_parse_stat(buf, id.comm, &id.start_time);
+	err = proc_parse_stat(buf, (size_t)err, &st);
 	if (err)
 		return err;
-	*ret = id;
+	memset(ret, 0, sizeof(*ret));
+	ret->pid = pid;
+	ret->start_time = st.start_time;
+	memcpy(ret->comm, st.comm, sizeof(ret->comm));
 	return 0;
 }
 
 int proc_is_kthread(const char *procfs, pid_t pid)
 {
-	char buf[1024], *p;
-	unsigned int flags;
+	char buf[1024];
+	struct proc_stat st;
 	int err;
 
 	err = fsr_read(procfs, buf, sizeof(buf), "%d/stat", (int)pid);
 	if (err < 0)
 		return err;
-	/* after "(comm)": state ppid pgrp session tty_nr tpgid flags */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %u", &flags) != 1)
-		return -EINVAL;
-	return (flags & 0x00200000u) ? 1 : 0;	/* PF_KTHREAD */
+	err = proc_parse_stat(buf, (size_t)err, &st);
+	if (err)
+		return err;
+	return (st.flags & PROC_PF_KTHREAD) ? 1 : 0;
+}
+
+/* The most of /proc/PID/status read: 65536 supplementary groups of up to
+ * 10 digits are 704 KiB. */
+#define PROC_STATUS_MAX (1u << 20)
+
+int proc_read_status(const char *procfs, pid_t pid, struct proc_status *ret)
+{
+	char *buf;
+	size_t len;
+	int err;
+
+	err = fsr_read_alloc(procfs, PROC_STATUS_MAX, &buf, &len, "%d/status",
+			     (int)pid);
+	if (err)
+		return err;
+	err = proc_parse_status(buf, len, ret);
+	free(buf);
+	return err;
 }
 
 int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes)
 {
-	char buf[4096], *p;
-	unsigned long long kb;
-	int err;
+	struct proc_status st;
+	int err = proc_read_status(procfs, pid, &st);
 
-	err = fsr_read(procfs, buf, sizeof(buf), "%d/status", (int)pid);
-	if (err < 0 && err != -EFBIG)
+	if (err)
 		return err;
-	p = strstr(buf, "\nVmRSS:");
-	if (!p || sscanf(p + 7, "%llu", &kb) != 1)
+	if (!st.has_rss)
 		return -ENOENT;
-	*ret_bytes = (uint64_t)kb * 1024;
+	*ret_bytes = st.rss_bytes;
 	return 0;
-}
-
-int proc_parse_thp_ranges(const char *text, size_t max,
-			  struct addr_range **ret, size_t *ret_n)
-{
-	struct addr_range *v = NULL, cur = { 0 };
-	size_t n = 0;
-	const char *line = text;
-
-	while (line && *line) {
-		const char *nl = strchr(line, '\n');
-		unsigned long long a, b, kb;
-
-		if (sscanf(line, "%llx-%llx ", &a, &b) == 2 && b > a) {
-			cur.start = a;
-			cur.end = b;
-		} else if (!strncmp(line, "AnonHugePages:", 14) &&
-			   sscanf(line + 14, "%llu", &kb) == 1 && kb && cur.end &&
-			   n < max) {
-			if (!v && !(v = calloc(max, sizeof(*v))))
-				return -ENOMEM;
-			v[n++] = cur;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	*ret = v;
-	*ret_n = n;
-	return 0;
-}
-
-int proc_read_thp_ranges(const char *procfs, pid_t pid, size_t max,
-			 struct addr_range **ret, size_t *ret_n)
-{
-	char path[4096];
-	char *buf = NULL;
-	size_t cap = 0, len = 0;
-	FILE *f;
-	int err;
-
-	if (fsr_path(path, sizeof(path), procfs, "%d/smaps", (int)pid))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	for (;;) {
-		size_t r;
-
-		if (len + 65536 + 1 > cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 262144;
-			if (cap > (256u << 20) || !(nb = realloc(buf, cap))) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		r = fread(buf + len, 1, cap - len - 1, f);
-		len += r;
-		if (!r)
-			break;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	err = proc_parse_thp_ranges(buf, max, ret, ret_n);
-	free(buf);
-	return err;
 }
 
 bool targets_contains(const struct target_id *found, size_t n,
@@ -245,11 +164,70 @@ static int scan_cgroup(const char *procfs, const char *dir, struct idvec *iv,
 	return err;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The v1 hierarchies below <sysfs>/fs/cgroup (folders with a "tasks"
+ * file, which v2 does not have), sorted, comma-separated into @buf.
+ * Return: how many. */
+static size_t cgroup_v1_names(const char *sysfs, char *buf, size_t len)
+{
+	char path[4096], *names[64];
+	struct dirent *de;
+	size_t n = 0, off = 0;
+	DIR *d;
+
+	buf[0] = '\0';
+	if (fsr_path(path, sizeof(path), sysfs, "fs/cgroup") || !(d = opendir(path)))
+		return 0;
+	while ((de = readdir(d)) && n < 64)
+		if (de->d_name[0] != '.' &&
+		    fsr_exists(sysfs, "fs/cgroup/%s/tasks", de->d_name) &&
+		    (names[n] = strdup(de->d_name)))
+			n++;
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s", i ? ", " : "", names[i]);
+
+		if (w > 0 && (size_t)w < len - off)
+			off += (size_t)w;
+		free(names[i]);
+	}
+	return n;
+}
+
+int targets_cgroup2_base(const char *sysfs, const char **ret_base, char *v1,
+			 size_t v1len)
+{
+	v1[0] = '\0';
+	if (fsr_exists(sysfs, "fs/cgroup/cgroup.controllers")) {
+		*ret_base = "";
+		return 0;
+	}
+	if (fsr_exists(sysfs, "fs/cgroup/unified/cgroup.controllers")) {
+		*ret_base = "unified/";
+		return 0;
+	}
+	if (cgroup_v1_names(sysfs, v1, v1len))
+		return -EOPNOTSUPP;
+	*ret_base = "";	/* no hierarchy found: read it as v2 */
+	return 0;
+}
+
 static int cgroup_dir(const char *sysfs, const char *cg, char *buf, size_t len)
 {
+	const char *base;
+	char v1[256];
+	int err = targets_cgroup2_base(sysfs, &base, v1, sizeof(v1));
+
+	if (err)
+		return err;
 	while (*cg == '/')
 		cg++;
-	return fsr_path(buf, len, sysfs, "fs/cgroup/%s", cg);
+	return fsr_path(buf, len, sysfs, "fs/cgroup/%s%s", base, cg);
 }
 
 int targets_check(const char *procfs, const char *sysfs,
@@ -268,6 +246,16 @@ int targets_check(const char *procfs, const char *sysfs,
 		}
 	}
 	if (spec->cgroup && spec->cgroup[0]) {
+		const char *base;
+		char v1[256], root[4096];
+
+		if (targets_cgroup2_base(sysfs, &base, v1, sizeof(v1))) {
+			fsr_path(root, sizeof(root), sysfs, "fs/cgroup");
+			snprintf(errbuf, errlen,
+				 "target cgroup '%s': this system has cgroup v1 only (%s has the v1 hierarchies %s and no cgroup.controllers): the cgroup key needs cgroup v2; use pids, comm or min_rss_mb instead, or boot with systemd.unified_cgroup_hierarchy=1",
+				 spec->cgroup, root, v1);
+			return -EOPNOTSUPP;
+		}
 		cgroup_dir(sysfs, spec->cgroup, path, sizeof(path));
 		if (!fsr_exists("", "%s/cgroup.procs", path)) {
 			snprintf(errbuf, errlen,
@@ -288,11 +276,20 @@ int targets_scan(const char *procfs, const char *sysfs,
 	char path[4096];
 	int err = 0;
 
-	for (size_t i = 0; !err && i < spec->nr_pids; i++)
+	for (size_t i = 0; !err && spec->pins && i < spec->nr_pins; i++) {
+		const struct pid_pin *p = &spec->pins[i];
+		struct target_id id;
+
+		if (!p->gone && !proc_read_identity(procfs, p->pid, &id) &&
+		    id.start_time == p->start_time)
+			err = idvec_add(&iv, &id);
+	}
+	for (size_t i = 0; !err && !spec->pins && i < spec->nr_pids; i++)
 		err = add_pid(procfs, &iv, spec->pids[i]);
 	if (!err && spec->cgroup && spec->cgroup[0]) {
-		cgroup_dir(sysfs, spec->cgroup, path, sizeof(path));
-		err = scan_cgroup(procfs, path, &iv, 0);
+		err = cgroup_dir(sysfs, spec->cgroup, path, sizeof(path));
+		if (!err)
+			err = scan_cgroup(procfs, path, &iv, 0);
 	}
 	if (!err && (spec->nr_comms || spec->min_rss_bytes)) {
 		struct dirent *de;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Target processes of pghotd: by pid, by command name, by cgroup v2 path,
- * or every process above an RSS floor. A target's identity is its pid and
+ * Target processes of pghotd: by pid, by command name, by cgroup v2 path
+ * (cgroup v1 is recognised and refused; a hybrid tree's v2 hierarchy at
+ * fs/cgroup/unified is used), or every process above an RSS floor. A
+ * target's identity is its pid and
  * start time (field 22 of /proc/PID/stat), so a reused pid is a new target.
  * Everything is read below --procfs-root / --sysfs-root.
  */
@@ -13,9 +15,18 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "linux/pid_pins.h"
+#include "linux/proc_parse.h"
+#include "linux/smaps.h"
+
 struct target_spec {
-	const pid_t *pids;
+	const pid_t *pids;		/* checked by targets_check() */
 	size_t nr_pids;
+	/* targets_scan(): the explicit pids pinned to their process (a pin
+	 * that is gone, or a pid now of another process, is not a target);
+	 * NULL: @pids as they are now */
+	const struct pid_pin *pins;
+	size_t nr_pins;
 	const char (*comms)[16];
 	size_t nr_comms;
 	const char *cgroup;		/* relative to <sysfs>/fs/cgroup; "" off */
@@ -26,11 +37,6 @@ struct target_id {
 	pid_t pid;
 	uint64_t start_time;		/* clock ticks since boot */
 	char comm[16];
-};
-
-/* An address range, [start, end). */
-struct addr_range {
-	uint64_t start, end;
 };
 
 /* One tracked target (kept by the daemon). */
@@ -45,34 +51,38 @@ struct target {
 	bool mark;			/* scratch for targets_diff() */
 };
 
-/* Parse /proc/PID/stat text: comm and start time (field 22).
- * Return: 0 or -EINVAL. */
-int proc_parse_stat(const char *text, char ret_comm[16], uint64_t *ret_start);
+/* Identity (pid, start time, comm) of @pid from /proc/PID/stat.
+ * Return: 0, -ENOENT (no such process), -EINVAL (unparsable) or -errno. */
 int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret);
 /* 1 if /proc/PID/stat's flags have PF_KTHREAD (no user memory), 0 if
  * not, or -errno. */
 int proc_is_kthread(const char *procfs, pid_t pid);
-/* VmRSS of /proc/PID/status, bytes; -ENOENT for kernel threads. */
+/* /proc/PID/status, read whole (any size up to 1 MiB) and parsed
+ * (proc_parse_status()). Return: 0 or -errno. */
+int proc_read_status(const char *procfs, pid_t pid, struct proc_status *ret);
+/* VmRSS of /proc/PID/status, bytes; -ENOENT for kernel threads (no
+ * VmRSS line) and for no such process. */
 int proc_read_rss(const char *procfs, pid_t pid, uint64_t *ret_bytes);
 
 /**
- * proc_read_thp_ranges() - the mappings of /proc/PID/smaps with
- * AnonHugePages > 0 (at most @max), so that callers report one address per
- * huge page (the 2 MiB-aligned head) in them.
- * @ret: malloc'ed array (NULL if none); the caller frees it.
- * Return: 0 or -errno.
+ * targets_cgroup2_base() - where the cgroup v2 hierarchy is below
+ * <@sysfs>/fs/cgroup: "" (unified: fs/cgroup/cgroup.controllers exists, or
+ * no hierarchy is found at all), "unified/" (hybrid: systemd mounts v2 at
+ * fs/cgroup/unified beside the v1 hierarchies).
+ * @v1: on -EOPNOTSUPP, the v1 hierarchies found ("cpuset, memory"),
+ * for a message.
+ * Return: 0, or -EOPNOTSUPP on cgroup v1 only (folders with a "tasks" file
+ * and no v2 hierarchy): the cgroup key cannot work there.
  */
-int proc_read_thp_ranges(const char *procfs, pid_t pid, size_t max,
-			 struct addr_range **ret, size_t *ret_n);
-
-/* Parse smaps text (exposed for tests). Same contract. */
-int proc_parse_thp_ranges(const char *text, size_t max,
-			  struct addr_range **ret, size_t *ret_n);
+int targets_cgroup2_base(const char *sysfs, const char **ret_base, char *v1,
+			 size_t v1len);
 
 /**
  * targets_check() - verify the explicit parts of @spec exist at start.
  * Return: 0, or -ENOENT with an operator message in @errbuf ("target pid
- * 1234 not found (no /proc/1234): check the pid or use comm = NAME").
+ * 1234 not found (no /proc/1234): check the pid or use comm = NAME"), or
+ * -EOPNOTSUPP for a cgroup on a cgroup v1 system (the message says what
+ * works instead).
  */
 int targets_check(const char *procfs, const char *sysfs,
 		  const struct target_spec *spec, char *errbuf, size_t errlen);
@@ -81,7 +91,8 @@ int targets_check(const char *procfs, const char *sysfs,
  * targets_scan() - every process matching @spec now (deduplicated; pghotd
  * itself excluded except when named by pid).
  * @ret/@ret_n: a malloc'ed array the caller frees.
- * Return: 0 or a negative errno (-ENOENT: cgroup path gone).
+ * Return: 0 or a negative errno (-ENOENT: cgroup path gone, -EOPNOTSUPP:
+ * a cgroup on cgroup v1).
  */
 int targets_scan(const char *procfs, const char *sysfs,
 		 const struct target_spec *spec, struct target_id **ret,

@@ -1,12 +1,16 @@
 #!/bin/bash
-# pghotd --check-config: good files exit 0, bad ones exit 1 with the exact
-# FILE:LINE message; command-line values override the file.
+# pghotd --check-config: bad files exit 1 with the exact FILE:LINE message;
+# good ones are checked on the host (topology, targets, kernel tiering,
+# paths), one line per check; command-line values override the file.
 . "$(dirname "$0")/fakes/lib.sh"
 
+# good: the file parses (the host checks that follow depend on this
+# machine: they are tested on fake trees below)
 good() {
 	printf '%s\n' "$@" >"$T/c.conf"
-	out=$("$PGHOTD" --check-config "$T/c.conf" 2>&1) || fail "rejected: $* -> $out"
-	[ "$out" = "$T/c.conf: ok" ] || fail "output '$out'"
+	out=$("$PGHOTD" --check-config "$T/c.conf" 2>&1)
+	[ "$(echo "$out" | head -1)" = "$T/c.conf: syntax and values: ok" ] || fail "rejected: $* -> $out"
+	echo "$out" | tail -1 | grep -qE "^$T/c.conf: (ok|cannot start: [0-9]+ checks? failed)\$" || fail "last line: $out"
 }
 bad() { # want lines...
 	local want=$1; shift
@@ -56,3 +60,43 @@ if [ -f "$top/docs/pghot.conf.5" ]; then
 		fail "docs/pghot.conf.5 is stale: make docs/pghot.conf.5"
 	ok "pghot.conf.5 up to date"
 fi
+
+# Beyond the file: --check-config says what it checked on this host (fake
+# trees by --sysfs-root/--procfs-root), and a config that cannot start is
+# not "ok".
+machine 2node-tiers
+proc 4242 worker 1024
+touch "$T/feed"
+config "[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+C=$T/pghot.conf
+out=$("$PGHOTD" --check-config "$C" 2>&1) || fail "a good config on its host: $out"
+want="$C: syntax and values: ok
+$C: topology: ok (nodes 0-1; lower tier 1, from kernel memory tiers; promoting to node 0)
+$C: targets: ok (1 process matches now: pid 4242 (worker))
+$C: kernel tiering: ok (kernel.numa_balancing: absent, demotion_enabled: absent)
+$C: paths: ok (control socket directory $T, feed $T/feed, prometheus_file directory $T)
+$C: not checked: capabilities and the damon source's kdamonds (checked when pghotd starts)
+$C: ok"
+[ "$out" = "$want" ] || fail "check-config output:
+$out
+want:
+$want"
+ok "--check-config: every check named, ok"
+
+rm -rf "$T/proc/4242"
+config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 0" "[feed]" "path = $T/nodir/feed" "[targets]" "pids = 4242"
+out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "a config that cannot start said ok: $out"
+echo "$out" | grep -qxF "$C: syntax and values: ok" || fail "syntax line: $out"
+echo "$out" | grep -qxF "$C: topology: error: lower_tier_nodes 0 inverts the tiers: it names every node with CPUs (0), and the top tier left has only CPU-less nodes (1). Name the CPU-less (CXL) nodes instead, see \`pghot topology\`" ||
+	fail "topology line: $out"
+echo "$out" | grep -qxF "$C: targets: error: target pid 4242 not found (no $T/proc/4242): check the pid or use comm = NAME" || fail "targets line: $out"
+echo "$out" | grep -qxF "$C: paths: error: feed '$T/nodir/feed': directory '$T/nodir' does not exist" || fail "paths line: $out"
+echo "$out" | tail -1 | grep -qxF "$C: cannot start: 3 checks failed" || fail "last line: $out"
+ok "--check-config: a config that cannot start is named so, with each reason"
+
+# --sysfs-root / --procfs-root point the checks at another tree
+mkdir -p "$T/other"
+"$FAKES/mkmachine.sh" "$T/other" 1node
+out=$("$PGHOTD" --check-config "$C" --sysfs-root "$T/other/sys" 2>&1) && fail "1node tree: ok"
+echo "$out" | grep -qF "$C: topology: error: " || fail "--sysfs-root not used: $out"
+ok "--check-config honours --sysfs-root"

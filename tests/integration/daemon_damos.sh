@@ -21,8 +21,24 @@ echo "$out" | grep -qF "key 'execution': value 'kernel' not allowed; allowed val
 	fail "bad execution: $out"
 config "[damos]" "promote_MBps = 0" "demote_MBps = 0"
 "$PGHOTD" --check-config "$T/pghot.conf" >/dev/null 2>&1 && fail "both quotas 0 accepted"
-config "[system]" "execution = damos" "[damos]" "operations = vaddr" "top_free_goal_bp = 150"
-"$PGHOTD" --check-config "$T/pghot.conf" >/dev/null || fail "a damos config refused"
+config "[system]" "execution = damos" "[damos]" "top_free_goal_bp = 150"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" 2>&1) || fail "a damos config refused: $out"
+echo "$out" | grep -qF "targets: ok (none needed (execution = damos on paddr: system-wide))" ||
+	fail "paddr needs no targets: $out"
+echo "$out" | grep -qF "not checked: capabilities and what the kernel's DAMON can do for execution = damos" ||
+	fail "check-config does not say what it leaves to the start: $out"
+config "[system]" "execution = damos" "[damos]" "operations = vaddr"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" 2>&1) && fail "vaddr without targets accepted"
+echo "$out" | grep -qF "targets: error: no targets" || fail "vaddr without targets: $out"
+# the kernel's reclaim demotion beside migrate_cold: a warning, or with
+# kernel_tiering = refuse no start
+mkdir -p "$T/sys/kernel/mm/numa" && echo true > "$T/sys/kernel/mm/numa/demotion_enabled"
+config "[system]" "execution = damos" "kernel_tiering = refuse"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" 2>&1) && fail "two demoters accepted with refuse"
+echo "$out" | grep -qF "execution = damos demotes with migrate_cold" || fail "two demoters: $out"
+config "[system]" "execution = damos" "kernel_tiering = refuse" "[damos]" "demote_MBps = 0"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" 2>&1) || fail "promotion only refused: $out"
+rm "$T/sys/kernel/mm/numa/demotion_enabled"
 man=$("$PGHOTD" --dump-config-man)
 echo "$man" | grep -q '^\.SH \[damos\]$' || fail "no [damos] in pghot.conf(5)"
 echo "$man" | grep -q '^\.B top_used_goal_bp$' || fail "no top_used_goal_bp in pghot.conf(5)"
@@ -53,12 +69,4 @@ echo "$out" | grep -q 'echo \|nr_kdamonds)' && fail "suggests a destructive comm
 [ ! -e "$T/run/damon.state" ] || fail "a state file was written"
 ok "someone else's kdamond: refused, untouched"
 
-# vaddr needs targets like the engine does.
-machine 2node-tiers
-"$FAKES/damon-tree.sh" "$T/sys"
-config "[system]" "execution = damos" "[damos]" "operations = vaddr"
-out=$("$PGHOTD" -c "$T/pghot.conf" 2>&1) && fail "vaddr without targets started"
-echo "$out" | grep -qF "no targets: set pids, comm, cgroup or min_rss_mb in [targets]" ||
-	fail "vaddr without targets: $out"
-ok "vaddr: targets needed"
 echo "daemon_damos: ok"

@@ -1,8 +1,10 @@
 #!/bin/bash
 # The real move_pages(2) path on this machine, without touching any kernel
 # knob: a helper process maps and touches memory; the feed names its pages.
-# The fake topology calls node 0 (this machine's only node) lower tier and
-# a node 1 that does not exist the top tier, so lookups find pages on node 0,
+# The fake topology (3 nodes, 0 and 1 with CPUs) calls node 0 (this
+# machine's only node) lower tier and a node 1 that does not exist the top
+# tier (a far socket as the slow tier: warned, not inverted), so lookups
+# find pages on node 0,
 # the engine records them, and the migrator's real move_pages to node 1
 # fails per call (ENODEV): the failure is counted, pghotd keeps running.
 . "$(dirname "$0")/fakes/lib.sh"
@@ -24,7 +26,7 @@ for _ in $(seq 50); do [ -s "$T/addr" ] && break; sleep 0.05; done
 addr=$(cat "$T/addr")
 [ -n "$addr" ] || fail "helper did not start"
 
-machine 2node-tiers
+machine 3node-notiers
 # the fake procfs names the real helper (identity = pid + start time)
 mkdir -p "$T/proc/$HELPER"
 cp "/proc/$HELPER/stat" "/proc/$HELPER/comm" "/proc/$HELPER/status" "$T/proc/$HELPER/"

@@ -37,7 +37,7 @@ ok "pid + comm + rss + cgroup: 4 targets"
 
 # pid 100 exits: a warning, not fatal
 rm -rf "$T/proc/100"
-wait_log "warning: target pid 100 (worker) exited, dropping it"
+wait_log "warning: target pid 100 (worker) exited: dropped for good"
 kill -0 "$DPID" || fail "pghotd died when a target exited"
 [ "$(stat_of targets)" = 3 ] || fail "targets $(stat_of targets) after exit"
 ok "exited target dropped"

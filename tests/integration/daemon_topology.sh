@@ -83,3 +83,25 @@ config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 0,1" "[feed]" "pa
 grep -qF "pghotd: error: lower_tier_nodes 0-1 leaves no top-tier node with memory: nowhere to promote to. Name only the CPU-less (CXL) nodes, see \`pghot topology\`" "$T/log" ||
 	fail "every node lower: pghotd message"
 ok "pghotd: every node lower is refused as such"
+
+# lower_tier_nodes naming the node with CPUs, leaving only the CPU-less
+# node on top: the tiers are inverted, refused saying why
+machine 2node-tiers
+proc 4242 worker 1024
+touch "$T/feed"
+config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 0" "target_nid = 1" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 >"$T/log" 2>&1 && fail "inverted tiers accepted"
+grep -qxF "pghotd: error: lower_tier_nodes 0 inverts the tiers: it names every node with CPUs (0), and the top tier left has only CPU-less nodes (1). Name the CPU-less (CXL) nodes instead, see \`pghot topology\`" "$T/log" ||
+	fail "inverted tiers: $(cat "$T/log")"
+ok "lower_tier_nodes inverting the tiers is refused"
+
+# a node with CPUs among others on top (a far socket as the slow tier):
+# it starts, with a warning saying what it means
+machine 3node-notiers
+proc 4242 worker 1024
+config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 1-2" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+start --migrator=dry-run
+wait_log "warning: lower_tier_nodes: node 1 has CPUs (2-3): it is not CPU-less (CXL) memory, and its pages will be promoted away from its own CPUs; right only to emulate a slow tier with a far socket, else name only the CPU-less nodes (see \`pghot topology\`)"
+grep -qF "node 2 has CPUs" "$T/log" && fail "CPU-less node 2 warned about"
+stop
+ok "a lower-tier node with CPUs: a warning"

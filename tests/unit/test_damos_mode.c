@@ -667,7 +667,8 @@ static void test_vaddr_617(void **state)
 {
 	struct dm *m = dm_new(617);
 	struct fk *k = m->k;
-	char b[64];
+	struct pghotd_config nc;
+	char b[64], err[1024] = "";
 	int commits;
 
 	assert_int_equal(dm_start(m, "operations = vaddr\n[targets]\npids = 100 200\n"), 0);
@@ -684,11 +685,11 @@ static void test_vaddr_617(void **state)
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/schemes/1/target_nid"), "1");
 	assert_non_null(strstr(logged(), "vaddr on pghotd's target processes"));
 	assert_non_null(strstr(logged(), "for the target processes"));
-	/* pid 200 exits; 300 appears in the list */
+	/* pid 200 exits; a reload names 300 instead */
 	commits = k->nr_commit;
 	rmrf("%s/200", k->proc);
-	m->d.cfg.pids[1] = 300;
-	daemon_rescan(&m->d);
+	assert_int_equal(dm_config(m, &nc, "operations = vaddr\n[targets]\npids = 100 300\n"), 0);
+	assert_int_equal(daemon_apply(&m->d, &nc, err, sizeof(err)), 0);
 	assert_int_equal(dm_sync(m), 0);
 	assert_int_equal(k->nr_commit, commits + 1);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/nr_targets"), "2");
@@ -703,7 +704,8 @@ static void test_vaddr_617(void **state)
 }
 
 /* The loop with the mode: the eventfd is polled, the engine's workers stay
- * idle, the kernel's reclaim demotion is warned about (and not touched). */
+ * idle; the kernel's reclaim demotion and NUMA balancing's promotion are
+ * warned about (and not touched). */
 static void test_loop_and_warnings(void **state)
 {
 	struct dm *m = dm_new(612);
@@ -713,8 +715,11 @@ static void test_loop_and_warnings(void **state)
 	put("true", "%s/kernel/mm/numa/demotion_enabled", k->root);
 	put("2", "%s/sys/kernel/numa_balancing", k->proc);
 	assert_int_equal(dm_start(m, ""), 0);
-	assert_non_null(strstr(logged(), "the kernel's reclaim demotion is on"));
-	assert_non_null(strstr(logged(), "NUMA balancing's tiering mode is on"));
+	assert_non_null(strstr(logged(), "and execution = damos demotes with migrate_cold: kswapd "
+				       "demotes top-tier pages at reclaim too"));
+	assert_non_null(strstr(logged(), "set [damos] demote_MBps = 0, or write false to "
+				       "demotion_enabled"));
+	assert_non_null(strstr(logged(), "kernel.numa_balancing is 2"));
 	assert_string_equal(get(b, sizeof(b), "%s/kernel/mm/numa/demotion_enabled", k->root),
 			    "true");
 	m->d.ov.once_ms = 200;

@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cmd/common/log.h"
 #include "linux/feed.h"
 #include "linux/source.h"
 
@@ -96,11 +97,14 @@ struct src_cfg {
 	const char *feed_path;
 	src_log_fn log;
 	void *log_arg;
+	uint32_t max_reports;
 };
 
 static int feed_open(const struct src_cfg *c, void **ret, char *err, size_t len)
 {
-	struct src_env env = { .log = c->log, .log_arg = c->log_arg };
+	struct src_env env = {
+		.log = c->log, .log_arg = c->log_arg, .max_reports = c->max_reports,
+	};
 	struct feed_cfg fc;
 
 	snprintf(fc.path, sizeof(fc.path), "%s", c->feed_path);
@@ -163,34 +167,44 @@ static void test_file_follow(void **state)
 	rmdir(dir);
 }
 
-static char last_log[600];
-
-static void keep_log(void *arg, int level, const char *msg)
-{
-	snprintf(last_log, sizeof(last_log), "%s", msg);
-}
-
-/* A malformed line is shown with its control bytes as '?': nothing a feed
- * writes can move the terminal or forge a log line. */
+/* A malformed line reaches the log escaped (by the log sink, log_msg():
+ * esc_bytes()): nothing a feed writes can move the terminal or forge a log
+ * line. */
 static void test_malformed_log_printable(void **state)
 {
-	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256], logpath[256];
+	char logtext[1024] = "";
 	struct got g = { 0 };
-	struct src_cfg cfg = { .feed_path = path, .log = keep_log };
+	struct src_cfg cfg = { .feed_path = path, .log = log_cb };
 	void *priv = NULL;
 	char err[256];
 	FILE *f;
+	int saved;
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/feed", dir);
+	snprintf(logpath, sizeof(logpath), "%s/log", dir);
 	f = fopen(path, "w");
-	fputs("1 \x1b[31mred\r\x7f\x01\n", f);
+	fputs("1 \x1b[31mred\r\x7f\x01\xff\n", f);
 	fclose(f);
+	log_init("test", LOG_INFO);
+	fflush(stderr);
+	saved = dup(2);
+	f = fopen(logpath, "w");
+	dup2(fileno(f), 2);
 	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
 	poll_into(priv, 100, &g);
-	assert_non_null(strstr(last_log, "malformed line 1 '1 ?[31mred?\?\?', ignoring"));
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(f);
+	f = fopen(logpath, "r");
+	assert_non_null(fgets(logtext, sizeof(logtext), f));
+	fclose(f);
+	assert_non_null(strstr(logtext, "malformed line 1 '1 \\x1b[31mred\\x0d\\x7f\\x01\\xff', ignoring"));
 	src_feed.ops->close(priv);
 	unlink(path);
+	unlink(logpath);
 	rmdir(dir);
 }
 
@@ -307,6 +321,109 @@ static void test_socket_clients(void **state)
 	rmdir(dir);
 }
 
+
+static void write_samples(FILE *f, int first, int n)
+{
+	for (int i = first; i < first + n; i++)
+		fprintf(f, "7 0x%x\n", 0x100000 + i * 4096);
+	fflush(f);
+}
+
+/* max_reports per poll: the rest waits for the next polls, nothing is
+ * dropped, and interval_ms() is 0 while some waits. */
+static void test_file_backlog(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path, .max_reports = 1000 };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/feed", dir);
+	f = fopen(path, "w");
+	write_samples(f, 0, 2500);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(poll_into(priv, 100, &g), 1000);
+	assert_int_equal(src_feed.ops->interval_ms(priv), 0);
+	assert_int_equal(poll_into(priv, 101, &g), 1000);
+	assert_int_equal(poll_into(priv, 102, &g), 500);
+	assert_true(src_feed.ops->interval_ms(priv) > 0);
+	assert_int_equal(poll_into(priv, 103, &g), 0);
+	write_samples(f, 2500, 3);
+	assert_int_equal(poll_into(priv, 104, &g), 3);
+	assert_int_equal(g.n, 2503);
+	fclose(f);
+	src_feed.ops->close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_fifo_backlog(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path, .max_reports = 1000 };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+	int total = 0, polls = 0;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	f = fopen(path, "w");
+	write_samples(f, 0, 2500);	/* 35 KB: fits the pipe */
+	fclose(f);			/* the writer leaves */
+	for (int r; (r = poll_into(priv, 100, &g)) > 0; polls++) {
+		assert_true(r <= 1000);
+		total += r;
+	}
+	assert_int_equal(total, 2500);
+	assert_int_equal(polls, 3);
+	src_feed.ops->close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Rotation: the path is renamed away and a new file made there: the rest
+ * of the old one, then the new one from its start. */
+static void test_file_rotation(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256], old[300];
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/feed", dir);
+	snprintf(old, sizeof(old), "%s/feed.1", dir);
+	f = fopen(path, "w");
+	write_samples(f, 0, 3);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(poll_into(priv, 100, &g), 3);
+	write_samples(f, 3, 2);
+	fputs("7 0x9", f);	/* a last line without newline */
+	fclose(f);
+	assert_int_equal(rename(path, old), 0);
+	f = fopen(path, "w");
+	write_samples(f, 10, 4);
+	fclose(f);
+	/* old rest (2 + the unfinished line), then the 4 new */
+	assert_int_equal(poll_into(priv, 101, &g), 7);
+	assert_int_equal(g.r[5].vaddr, 9);	/* "7 0x9" */
+	assert_int_equal(g.r[6].vaddr, 0x100000 + 10 * 4096);
+	assert_int_equal(poll_into(priv, 102, &g), 0);
+	src_feed.ops->close(priv);
+	unlink(path);
+	unlink(old);
+	rmdir(dir);
+}
+
 static void test_open_errors(void **state)
 {
 	struct src_cfg cfg = { .feed_path = "" };
@@ -333,6 +450,9 @@ int main(void)
 		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_fifo_partial_last_line),
 		cmocka_unit_test(test_socket_clients),
+		cmocka_unit_test(test_file_backlog),
+		cmocka_unit_test(test_fifo_backlog),
+		cmocka_unit_test(test_file_rotation),
 		cmocka_unit_test(test_open_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "linux/targets.h"
@@ -47,14 +49,20 @@ static int teardown(void **state)
 
 static void test_parse_stat(void **state)
 {
-	char comm[16];
-	uint64_t st;
+	static const char text[] =
+		"12 (a b) c) S 1 2 3 4 5 2129984 7 8 9 10 11 12 13 14 15 16 17 18 777 9";
+	struct proc_stat st;
 
-	assert_int_equal(proc_parse_stat("12 (a b) c) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 777 9", comm, &st), 0);
-	assert_string_equal(comm, "a b) c");
-	assert_int_equal(st, 777);
-	assert_int_equal(proc_parse_stat("12 (x) S 1 2", comm, &st), -EINVAL);
-	assert_int_equal(proc_parse_stat("garbage", comm, &st), -EINVAL);
+	assert_int_equal(proc_parse_stat(text, strlen(text), &st), 0);
+	assert_string_equal(st.comm, "a b) c");
+	assert_int_equal(st.state, 'S');
+	assert_int_equal(st.flags, 2129984);
+	assert_true(st.flags & PROC_PF_KTHREAD);
+	assert_int_equal(st.start_time, 777);
+	assert_int_equal(proc_parse_stat("12 (x) S 1 2", 12, &st), -EINVAL);
+	assert_int_equal(proc_parse_stat("garbage", 7, &st), -EINVAL);
+	/* not NUL-terminated: the length bounds it */
+	assert_int_equal(proc_parse_stat(text, strlen(text) - 6, &st), -EINVAL);
 }
 
 static void test_scan(void **state)
@@ -151,6 +159,58 @@ static void test_thp_ranges(void **state)
 	free(v);
 }
 
+
+/* An explicit pid is pinned to its process: on a real /proc with a pidfd;
+ * once it exits the pin is gone for good, and targets_scan() skips it. */
+static void test_pins(void **state)
+{
+	struct pid_pins pins = { 0 };
+	struct target_spec spec = { .cgroup = "" };
+	struct target_id *found;
+	pid_t child = fork(), self = getpid();
+	size_t n, gone;
+
+	assert_true(child >= 0);
+	if (!child) {
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(pidpins_sync(&pins, "/proc", &child, 1), 0);
+	assert_int_equal(pins.n, 1);
+	assert_false(pins.v[0].gone);
+	assert_true(pins.v[0].pidfd >= 0);	/* Linux 5.3+ */
+	spec.pins = pins.v;
+	spec.nr_pins = pins.n;
+	assert_int_equal(targets_scan("/proc", sys, &spec, &found, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(found[0].pid, child);
+	free(found);
+	assert_int_equal(pidpins_check(&pins, "/proc", NULL, NULL), 0);
+
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	gone = pidpins_check(&pins, "/proc", NULL, NULL);
+	assert_int_equal(gone, 1);
+	assert_true(pins.v[0].gone);
+	assert_int_equal(pins.v[0].pidfd, -1);
+	assert_int_equal(pidpins_check(&pins, "/proc", NULL, NULL), 0);
+	assert_int_equal(targets_scan("/proc", sys, &spec, &found, &n), 0);
+	assert_int_equal(n, 0);
+	free(found);
+
+	/* sync keeps a gone pin gone, adds a new one, drops an unlisted one */
+	pid_t two[2] = { child, self };
+
+	assert_int_equal(pidpins_sync(&pins, "/proc", two, 2), 0);
+	assert_true(pins.v[0].gone);
+	assert_false(pins.v[1].gone);
+	assert_int_equal(pidpins_sync(&pins, "/proc", &self, 1), 0);
+	assert_int_equal(pins.n, 1);
+	assert_int_equal(pins.v[0].pid, self);
+	pidpins_release(&pins);
+	assert_int_equal(pins.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_thp_ranges),
+		cmocka_unit_test(test_pins),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

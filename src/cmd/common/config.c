@@ -28,17 +28,6 @@ static const char *const mode_names[PGHOT_MODE_MAX] = {
 	[PGHOT_MODE_PRECISE] = "precise",
 };
 
-/* The values of the CFG_CHOICE keys, in the order of their enums. */
-static const char *const execution_names[] = { "engine", "damos", NULL };
-static const char *const damos_ops_names[] = { "paddr", "vaddr", NULL };
-static const struct {
-	const char *section, *name;
-	const char *const *choices;
-} choice_keys[] = {
-	{ "system", "execution", execution_names },
-	{ "damos", "operations", damos_ops_names },
-};
-
 #define RT CFG_F_RUNTIME
 #define PATH CFG_F_PATH
 #define DAMOS(f) OFF(damos.f)
@@ -153,6 +142,9 @@ static const struct cfg_desc cfg_entries[] = {
 	{ "system", "execution", CFG_CHOICE, 0, 0, "engine", "",
 	  "Who moves pages: engine (pghotd's sources, engine and workers, with move_pages) or damos (the kernel: pghotd programs its own kdamonds with DAMOS migrate_hot and migrate_cold, see [damos]; the engine, the sources and [demotion] stay idle). Needs a restart.",
 	  OFF(execution), 0, -1, NULL },
+	{ "system", "kernel_tiering", CFG_CHOICE, 0, 0, "warn", "",
+	  "What to do when the kernel moves pages between tiers too: kernel.numa_balancing not 0 (mode 2 promotes hot lower-tier pages, mode 1 moves pages towards the CPUs that touch them), or /sys/kernel/mm/numa/demotion_enabled true while [demotion] enabled is true. Both knobs are read at start and every 2 s; pghotd never writes them. warn: log a warning naming the knob, at start and when it changes. refuse: do not start, and stop (exit 1) when one is turned on later.",
+	  OFF(kernel_tiering), RT, -1, NULL },
 };
 #undef RT
 #undef PATH
@@ -209,16 +201,6 @@ const struct cfg_desc *cfg_table(size_t *ret_n)
 	}
 	*ret_n = table_n;
 	return table;
-}
-
-const char *const *cfg_choices(const struct cfg_desc *d)
-{
-	for (size_t i = 0; d->type == CFG_CHOICE &&
-			   i < sizeof(choice_keys) / sizeof(choice_keys[0]); i++)
-		if (!strcmp(choice_keys[i].section, d->section) &&
-		    !strcmp(choice_keys[i].name, d->name))
-			return choice_keys[i].choices;
-	return NULL;
 }
 
 static size_t desc_index(const struct cfg_desc *d)
@@ -279,6 +261,35 @@ static const char *desc_help(const struct cfg_desc *d)
 	if (d->type == CFG_TUNABLE && (t = tdesc(d, NULL)))
 		return t->help;
 	return d->help ? d->help : "";
+}
+
+/* The words of a CFG_CHOICE key, NULL-ended, in the order of its enum. */
+static const char *const *choices_of(const struct cfg_desc *d)
+{
+	static const char *const kernel_tiering[] = {
+		[CFG_KERNEL_TIERING_WARN] = "warn",
+		[CFG_KERNEL_TIERING_REFUSE] = "refuse",
+		NULL,
+	};
+	static const char *const execution[] = {
+		[PGHOTD_EXEC_ENGINE] = "engine",
+		[PGHOTD_EXEC_DAMOS] = "damos",
+		NULL,
+	};
+	static const char *const damos_ops[] = {
+		[DAMOS_CFG_PADDR] = "paddr",
+		[DAMOS_CFG_VADDR] = "vaddr",
+		NULL,
+	};
+	static const char *const none[] = { NULL };
+
+	if (!strcmp(d->name, "kernel_tiering"))
+		return kernel_tiering;
+	if (!strcmp(d->name, "execution"))
+		return execution;
+	if (!strcmp(d->section, "damos") && !strcmp(d->name, "operations"))
+		return damos_ops;
+	return none;
 }
 
 static void *field(struct pghotd_config *c, const struct cfg_desc *d)
@@ -406,20 +417,6 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 	case CFG_MODE:
 		snprintf(buf, len, "default, precise");
 		break;
-	case CFG_CHOICE: {
-		const char *const *ch = cfg_choices(d);
-		size_t off = 0;
-
-		buf[0] = '\0';
-		for (size_t i = 0; ch && ch[i] && off < len; i++) {
-			int k = snprintf(buf + off, len - off, "%s%s", i ? ", " : "", ch[i]);
-
-			if (k < 0)
-				break;
-			off += (size_t)k;
-		}
-		break;
-	}
 	case CFG_SOURCES:
 		src_names(buf, len, ", ");
 		snprintf(buf + strlen(buf), len - strlen(buf), " (comma-separated)");
@@ -433,6 +430,20 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 	case CFG_COMMLIST:
 		snprintf(buf, len, "command names of up to 15 characters, space-separated");
 		break;
+	case CFG_CHOICE: {
+		size_t off = 0;
+
+		buf[0] = '\0';
+		for (size_t i = 0; choices_of(d)[i]; i++) {
+			int n = snprintf(buf + off, len - off, "%s%s",
+					 i ? ", " : "", choices_of(d)[i]);
+
+			if (n < 0 || (size_t)n >= len - off)
+				break;
+			off += (size_t)n;
+		}
+		break;
+	}
 	default:
 		snprintf(buf, len, d->flags & CFG_F_PATH ? "absolute path" : "text");
 	}
@@ -632,9 +643,9 @@ static int set_value(struct pghotd_config *c, const char *section,
 			    "key '%s': value '%s' not allowed; allowed values: default, precise",
 			    d->name, value);
 	case CFG_CHOICE:
-		for (uint32_t k = 0; cfg_choices(d) && cfg_choices(d)[k]; k++)
-			if (!strcmp(value, cfg_choices(d)[k])) {
-				*(uint32_t *)f = k;
+		for (unsigned int i = 0; choices_of(d)[i]; i++)
+			if (!strcmp(value, choices_of(d)[i])) {
+				*(unsigned int *)f = i;
 				return 0;
 			}
 		return fail(errbuf, errlen, c, line,
@@ -1200,7 +1211,7 @@ void cfg_format(const struct pghotd_config *c, const struct cfg_desc *d,
 		snprintf(buf, len, "%s", mode_names[c->mode]);
 		break;
 	case CFG_CHOICE:
-		snprintf(buf, len, "%s", cfg_choices(d)[*(const uint32_t *)f]);
+		snprintf(buf, len, "%s", choices_of(d)[*(const unsigned int *)f]);
 		break;
 	case CFG_SOURCES:
 		for (size_t s = 0; s < src_registry_len; s++)

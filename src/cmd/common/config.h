@@ -67,7 +67,8 @@ struct pghotd_config {
 	char sysfs_root[CFG_PATH_LEN];
 	char procfs_root[CFG_PATH_LEN];
 	char run_dir[CFG_PATH_LEN];
-	uint32_t execution;		/* enum pghotd_execution */
+	unsigned int kernel_tiering;	/* enum cfg_kernel_tiering */
+	unsigned int execution;		/* enum pghotd_execution */
 
 	/* bookkeeping: which engine tunables were given, and where */
 	uint32_t tun_set;		/* bit per pghot_tunable_descs() index */
@@ -89,9 +90,15 @@ enum cfg_type {
 	CFG_PIDLIST,	/* space-separated pids */
 	CFG_COMMLIST,	/* space-separated command names */
 	CFG_TUNABLE,	/* engine tunable: ranges from pghot_tunable_descs() */
-	CFG_CHOICE,	/* one of the key's values (cfg_choices()), stored as its
-		 * uint32_t index */
+	CFG_CHOICE,	/* one of a key's words (config.c choices_of()),
+			 * stored as its index (unsigned int) */
 	CFG_TYPE_MAX,
+};
+
+/* [system] kernel_tiering: when the kernel promotes or demotes too. */
+enum cfg_kernel_tiering {
+	CFG_KERNEL_TIERING_WARN = 0,	/* a warning naming the knob */
+	CFG_KERNEL_TIERING_REFUSE,	/* no start; a stop if it appears */
 };
 
 /* Entry flags. */
@@ -123,8 +130,6 @@ static inline const void *cfg_src(const struct pghotd_config *c, size_t idx)
 {
 	return c->src[idx];
 }
-/* The values of CFG_CHOICE key @d, NULL-terminated (NULL for other keys). */
-const char *const *cfg_choices(const struct cfg_desc *d);
 /* Find by "name" or "section.name". */
 const struct cfg_desc *cfg_find(const char *name);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cmd/common/escape.h"
 #include "cmd/common/log.h"
 
 static const char *log_prog = "pghot";
@@ -25,14 +26,17 @@ void log_set_level(int max_level)
 
 void log_msg(int level, const char *fmt, ...)
 {
-	char msg[1024];
+	char raw[1024], msg[ESC_SIZE(sizeof(raw))];
 	va_list ap;
 
 	if (level > log_max)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* one message, one line: names from processes (comm), paths and
+	 * feed lines may hold any byte */
+	esc_str(msg, sizeof(msg), raw);
 	if (log_journal)
 		fprintf(stderr, "<%d>%s\n", level, msg);
 	else if (level <= LOG_ERR)

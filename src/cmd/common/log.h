@@ -2,7 +2,10 @@
 /*
  * Logging of pghotd and pghot: one line per message on stderr. Under
  * systemd (JOURNAL_STREAM set) lines carry the "<N>" syslog-level prefix
- * journald understands instead of the program name.
+ * journald understands instead of the program name. Every message is
+ * escaped (esc_bytes(), cmd/common/escape.h) after formatting: control
+ * bytes, bytes >= 0x80 and '\' of any argument (a comm, a path) cannot
+ * forge a line or put non-ASCII bytes in the log. Pass strings raw.
  */
 #ifndef PGHOT_CMD_COMMON_LOG_H
 #define PGHOT_CMD_COMMON_LOG_H

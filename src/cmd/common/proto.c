@@ -249,8 +249,13 @@ int proto_connect(const char *path, char *errbuf, size_t errlen)
 	client_lb.len = client_lb.off = 0;
 	snprintf(hello, sizeof(hello), "PROTOCOL %d\n", PGHOT_PROTO_VERSION);
 	err = write_all(fd, hello, strlen(hello));
-	if (!err)
-		err = read_line(fd, &client_lb, line, sizeof(line));
+	/* a busy pghotd answers and closes before it reads: its line can
+	 * still be read after a failed write */
+	if (!err || err == -EPIPE || err == -ECONNRESET) {
+		int rerr = read_line(fd, &client_lb, line, sizeof(line));
+
+		err = rerr && !err ? rerr : rerr ? err : 0;
+	}
 	if (err) {
 		char what[sizeof(client_path) + 32];
 
@@ -258,6 +263,12 @@ int proto_connect(const char *path, char *errbuf, size_t errlen)
 		client_error(errbuf, errlen, what, err);
 		close(fd);
 		return err;
+	}
+	if (!strncmp(line, PROTO_BUSY, strlen(PROTO_BUSY))) {
+		snprintf(errbuf, errlen, "pghotd at '%s' is busy: %s", path,
+			 line + strlen(PROTO_BUSY));
+		close(fd);
+		return -EBUSY;
 	}
 	if (strncmp(line, "OK ", 3)) {
 		snprintf(errbuf, errlen, "pghotd refused protocol %d: %s",
@@ -284,6 +295,11 @@ int proto_request(int fd, const char *request,
 			break;
 		if (!strcmp(line, "OK"))
 			return 0;
+		if (!strncmp(line, PROTO_IDLE, strlen(PROTO_IDLE))) {
+			snprintf(errbuf, errlen, "pghotd closed the connection: %s",
+				 line + strlen(PROTO_IDLE));
+			return -ECONNRESET;
+		}
 		if (!strncmp(line, "ERR", 3)) {
 			snprintf(errbuf, errlen, "%s", line[3] ? line + 4 : "error");
 			return -EPROTO;

@@ -15,6 +15,12 @@
  * was not applied).
  * Version 2: SET <name> with no value sets the empty value; note lines.
  *
+ * The server may answer instead of the handshake, and close:
+ *   "ERR busy: <reason>"   every connection slot is taken; try again
+ * and at any time, then close:
+ *   "ERR idle: <reason>"   no request for a while, or its slot was needed
+ * (neither is a wire change: both are ERR lines a version 2 client takes).
+ *
  * Any incompatible change to a message or its answer: bump the version.
  */
 #ifndef PGHOT_CMD_COMMON_PROTO_H
@@ -25,6 +31,8 @@
 #define PGHOT_PROTO_VERSION 2	/* bump the version on any wire change */
 #define PGHOT_VERSION "0.1"	/* of pghot and pghotd (--version) */
 #define PROTO_LINE_MAX 2048
+#define PROTO_BUSY "ERR busy: "
+#define PROTO_IDLE "ERR idle: "
 
 /* Messages, numbered in blocks by area (as tmux-protocol.h). */
 enum proto_msg {
@@ -59,10 +67,12 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *ret,
 /* How long the client waits for pghotd to take or answer a request. */
 #define PROTO_CLIENT_TIMEOUT_S 5
 
-/* Connect to @path and do the handshake. Return: fd or -errno (@errbuf). */
+/* Connect to @path and do the handshake. Return: fd or -errno (@errbuf;
+ * -EBUSY: pghotd has no free connection, "pghotd at 'PATH' is busy: ..."). */
 int proto_connect(const char *path, char *errbuf, size_t errlen);
 /* Send @request; call @fn for each data line (without newline).
- * Return: 0 on OK, -EPROTO on ERR (message in @errbuf), -errno. */
+ * Return: 0 on OK, -EPROTO on ERR (message in @errbuf), -ECONNRESET when
+ * pghotd closed an idle connection (connect again), -errno. */
 int proto_request(int fd, const char *request,
 		  void (*fn)(void *arg, const char *line), void *arg,
 		  char *errbuf, size_t errlen);

@@ -3,6 +3,7 @@
  * pghot stat: pghotd's counters, as vmstat prints them (name value), or as
  * JSON, once or every --watch SECONDS, from the control socket.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <inttypes.h>
@@ -145,7 +146,18 @@ int cmd_stat(int argc, char **argv)
 			strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", localtime(&t));
 			printf("--- %s\n", ts);
 		}
-		if (proto_request(fd, "STATS", on_line, &col, err, sizeof(err))) {
+		c = proto_request(fd, "STATS", on_line, &col, err, sizeof(err));
+		if (c == -ECONNRESET && watch) {
+			/* pghotd closed us while we slept: connect again */
+			close(fd);
+			fd = pghot_ctl_connect("stat", socket, config);
+			if (fd < 0) {
+				cJSON_Delete(root);
+				return 1;
+			}
+			c = proto_request(fd, "STATS", on_line, &col, err, sizeof(err));
+		}
+		if (c) {
 			fprintf(stderr, "pghot stat: %s\n", err);
 			cJSON_Delete(root);
 			close(fd);

@@ -100,7 +100,12 @@ static int src_open(struct daemon *d, const struct pghotd_config *c,
 		.lower_override = nodemask_weight(&c->lower_tier_nodes) ?
 					  &c->lower_tier_nodes : NULL,
 	};
+	struct pl_params p;
 	int err;
+
+	/* a poll hands over no more samples than the pipeline looks at */
+	daemon_pl_params(c, &p);
+	env.max_reports = p.poll_pages_max;
 
 	err = desc->ops->open(&env, cfg_src(c, idx), &s->priv, errbuf, errlen);
 	if (err)
@@ -203,48 +208,15 @@ static void node_list(const struct topology *t, bool lower_only, char *buf,
 	nodelist_format(&m, buf, len);
 }
 
-/* The topology, with the checks that make promotion possible. */
+/* The topology, with the checks that make promotion possible
+ * (preflight.c, shared with --check-config). */
 static int load_topology(struct daemon *d)
 {
 	char err[1024];
-	bool top = false;
-	int ret;
+	int ret = preflight_topology(&d->cfg, &d->topo, err, sizeof(err), log_cb,
+				     NULL);
 
-	ret = topology_load(d->cfg.sysfs_root,
-			    nodemask_weight(&d->cfg.lower_tier_nodes) ?
-				    &d->cfg.lower_tier_nodes : NULL,
-			    &d->topo, err, sizeof(err));
-	if (ret)
-		return log_ret(ret, LOG_ERR, "%s", err);
-	for (int nid = 0; nid < PGHOT_MAX_NODES; nid++) {
-		if (!nodemask_test(&d->cfg.lower_tier_nodes, nid) ||
-		    topology_node(&d->topo, nid))
-			continue;
-		node_list(&d->topo, false, err, sizeof(err));
-		return log_ret(-ENODEV, LOG_ERR,
-			       "lower_tier_nodes: node %d does not exist (nodes %s): name the CPU-less (CXL) nodes, see `pghot topology`",
-			       nid, err);
-	}
-	if (!topology_nr_lower(&d->topo))
-		return log_ret(-ENODEV, LOG_ERR,
-			       "no lower-tier node: every node with memory is in the top tier (%s); nothing to promote from. See `pghot topology`; if your CXL node is in the DRAM tier, set lower_tier_nodes",
-			       topology_tier_source_name(d->topo.tier_source));
-	for (size_t i = 0; i < d->topo.nr_nodes; i++)
-		top |= d->topo.nodes[i].has_memory && !d->topo.nodes[i].lower;
-	if (!top) {
-		nodelist_format(&d->cfg.lower_tier_nodes, err, sizeof(err));
-		return log_ret(-ENODEV, LOG_ERR,
-			       "lower_tier_nodes %s leaves no top-tier node with memory: nowhere to promote to. Name only the CPU-less (CXL) nodes, see `pghot topology`",
-			       err);
-	}
-	for (size_t i = 0; i < d->topo.nr_nodes; i++) {
-		const struct topo_node *n = &d->topo.nodes[i];
-
-		if (nodemask_test(&d->cfg.lower_tier_nodes, n->nid) &&
-		    !n->has_memory)
-			log_warn("lower_tier_nodes: node %d has no memory, ignoring it", n->nid);
-	}
-	return 0;
+	return ret ? log_ret(ret, LOG_ERR, "%s", err) : 0;
 }
 
 /* The pipeline, over the migrator backend. */
@@ -286,14 +258,11 @@ static int setup_targets(struct daemon *d)
 	char err[1024];
 	int ret;
 
-	if (!spec.nr_pids && !spec.nr_comms && !spec.cgroup[0] &&
-	    !spec.min_rss_bytes)
-		return log_ret(-EINVAL, LOG_ERR,
-			       "no targets: set pids, comm, cgroup or min_rss_mb in [targets], or pass --pid N");
-	ret = targets_check(c->procfs_root, c->sysfs_root, &spec, err, sizeof(err));
+	ret = preflight_targets(c, err, sizeof(err));
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
 	warn_kthreads(c->procfs_root, spec.pids, spec.nr_pids);
+	pinned_sync(d);
 	daemon_rescan(d);
 	if (!pl_nr_targets(d->pl))
 		log_warn("no process matches the targets yet; looking again every %" PRIu64 " ms",
@@ -309,11 +278,9 @@ static void make_run_dir(const struct daemon *d)
 			 strerror(errno));
 }
 
-/* Whether pghotd tracks target processes: the engine's sources need them,
- * and DAMOS on vaddr; DAMOS on paddr is system-wide. */
 static bool uses_targets(const struct daemon *d)
 {
-	return !daemon_is_damos(d) || d->cfg.damos.ops == DAMOS_CFG_VADDR;
+	return cfg_uses_targets(&d->cfg);
 }
 
 static int setup_sources(struct daemon *d)
@@ -383,6 +350,7 @@ int daemon_setup(struct daemon *d)
 	ret = ctl_check_free(d);
 	if (!ret)
 		ret = load_topology(d);
+	ret = ret ?: coexist_start(d);
 	if (!ret && d->cfg.prometheus_file[0]) {
 		ret = stats_check_prometheus(d->cfg.prometheus_file, err, sizeof(err));
 		if (ret)
@@ -433,6 +401,8 @@ void daemon_teardown(struct daemon *d)
 		src_close(d, s);
 	daemon_damos_close(d);
 	ctl_close(d);
+	chores_release(d);
+	pidpins_release(&d->pins);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
 	pl_free(d->pl);
@@ -603,6 +573,7 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 	}
 	d->cfg = *nc;
 	if (uses_targets(d)) {
+		pinned_sync(d);
 		daemon_rescan(d);
 		daemon_sources_set_targets(d);
 	}
@@ -665,9 +636,10 @@ struct loop_fds {
 	int n;
 };
 
-static void add_fd(struct loop_fds *f, int fd, int kind, int idx)
+static void add_fd(struct loop_fds *f, int fd, short events, int kind,
+		   int idx)
 {
-	f->pfd[f->n] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	f->pfd[f->n] = (struct pollfd){ .fd = fd, .events = events };
 	f->kind[f->n] = kind;
 	f->idx[f->n++] = idx;
 }
@@ -676,11 +648,11 @@ static void add_fd(struct loop_fds *f, int fd, int kind, int idx)
 static void collect_fds(struct daemon *d, struct loop_fds *f, uint64_t *next)
 {
 	f->n = 0;
-	add_fd(f, d->sigfd, FD_SIG, 0);
-	add_fd(f, d->ctl_fd, FD_CTL, 0);
+	add_fd(f, d->sigfd, POLLIN, FD_SIG, 0);
+	add_fd(f, d->ctl_fd, ctl_listen_events(d, d->now), FD_CTL, 0);
 	for (int i = 0; i < CTL_MAX_CLIENTS; i++)
 		if (d->ctl[i].fd >= 0)
-			add_fd(f, d->ctl[i].fd, FD_CLIENT, i);
+			add_fd(f, d->ctl[i].fd, ctl_events(d, i), FD_CLIENT, i);
 	for (size_t s = 0; s < src_registry_len; s++) {
 		int fd;
 
@@ -690,14 +662,15 @@ static void collect_fds(struct daemon *d, struct loop_fds *f, uint64_t *next)
 			*next = d->src[s].next_ms;
 		fd = d->src[s].desc->ops->fd(d->src[s].priv);
 		if (fd >= 0)
-			add_fd(f, fd, FD_SRC, (int)s);
+			add_fd(f, fd, POLLIN, FD_SRC, (int)s);
 	}
 	if (d->damos)
-		add_fd(f, damos_mode_fd(d->damos), FD_DAMOS, 0);
+		add_fd(f, damos_mode_fd(d->damos), POLLIN, FD_DAMOS, 0);
 	if (uses_targets(d) && d->next_rescan_ms < *next)
 		*next = d->next_rescan_ms;
 	if (d->cfg.prometheus_file[0] && d->next_stats_ms < *next)
 		*next = d->next_stats_ms;
+	*next = chores_next_ms(d, d->now, *next);
 }
 
 static void handle_fds(struct daemon *d, const struct loop_fds *f)
@@ -713,7 +686,7 @@ static void handle_fds(struct daemon *d, const struct loop_fds *f)
 			ctl_accept(d);
 			break;
 		case FD_CLIENT:
-			ctl_handle(d, f->idx[i]);
+			ctl_handle(d, f->idx[i], f->pfd[i].revents);
 			break;
 		case FD_SRC:
 			if (d->src[f->idx[i]].desc)
@@ -727,7 +700,7 @@ static void handle_fds(struct daemon *d, const struct loop_fds *f)
 }
 
 /* Everything due at d->now: sources on their interval, rescans, the
- * pipeline's workers, the Prometheus file. */
+ * pipeline's workers, the chores (chores.h), the Prometheus file. */
 static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 {
 	for (size_t s = 0; s < src_registry_len; s++)
@@ -742,6 +715,7 @@ static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 		*ret_pl_next = UINT64_MAX;
 	else
 		pl_run(d->pl, d->now, ret_pl_next);
+	chores_run(d, d->now);
 	if (d->cfg.prometheus_file[0] && d->next_stats_ms <= d->now) {
 		stats_write_prometheus(d);
 		d->next_stats_ms = d->now + d->cfg.stats_interval_ms;

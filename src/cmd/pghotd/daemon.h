@@ -22,6 +22,12 @@
 #include <pghot/pghot.h>
 
 #include "cmd/common/config.h"
+#include "cmd/pghotd/chores.h"
+#include "cmd/pghotd/coexist.h"
+#include "cmd/pghotd/ctlsrv.h"
+#include "cmd/pghotd/preflight.h"
+#include "cmd/pghotd/target_watch.h"
+#include "cmd/pghotd/thp_rescan.h"
 #include "core/pipeline.h"
 #include "linux/damos_mode.h"
 #include "linux/migrator.h"
@@ -29,7 +35,6 @@
 #include "linux/targets.h"
 #include "linux/topology.h"
 
-#define CTL_MAX_CLIENTS 16
 #define THP_RANGES_MAX 256	/* THP-backed mappings remembered per target */
 
 /* Command-line values; they override the file. */
@@ -55,13 +60,6 @@ struct daemon_src {
 	void *priv;
 	uint64_t next_ms;
 	struct daemon *daemon;		/* for the sink */
-};
-
-struct ctl_client {
-	int fd;
-	bool greeted;
-	char buf[2048];
-	size_t len;
 };
 
 struct daemon_stats {
@@ -93,15 +91,21 @@ struct daemon {
 	struct damos_mode *damos;	/* execution = damos, else NULL */
 	int sigfd, ctl_fd;
 	struct ctl_client ctl[CTL_MAX_CLIENTS];
+	struct ctl_stats ctl_st;
 	uint64_t start_ms, next_rescan_ms, next_stats_ms;
 	bool stop, reload;
+	int exit_err;			/* daemon_run()'s result after a stop
+					 * that is an error (negative errno) */
+	struct coexist coexist;		/* coexist.c */
+	struct thp_rescan thp_rescan;	/* thp_rescan.c */
+	struct pid_pins pins;		/* [targets] pids: target_watch.c */
+	char cgroup_gone[CFG_PATH_LEN];	/* the target cgroup said gone, or "" */
 	/* the last daemon_apply(): restart-only keys it did not apply, one
 	 * per line; the last failed reload: its reason (for the ctl client) */
 	char apply_notes[1024];
 	char reload_err[1024];
 	bool prom_failing;		/* the last Prometheus write failed */
 	bool up;			/* daemon_setup() completed */
-	int exit_err;			/* why the loop stopped, 0: asked to */
 	struct daemon_stats st;
 };
 
@@ -148,6 +152,12 @@ static inline bool daemon_is_damos(const struct daemon *d)
 {
 	return d->cfg.execution == PGHOTD_EXEC_DAMOS;
 }
+/* Whether @c tracks target processes: the engine's sources need them, and
+ * DAMOS on vaddr; DAMOS on paddr is system-wide. */
+static inline bool cfg_uses_targets(const struct pghotd_config *c)
+{
+	return c->execution != PGHOTD_EXEC_DAMOS || c->damos.ops == DAMOS_CFG_VADDR;
+}
 
 /* stats.c: every counter as name/value; targets separately. */
 void stats_foreach(struct daemon *d,
@@ -156,12 +166,5 @@ void stats_foreach(struct daemon *d,
 		   void *arg);
 int stats_write_prometheus(struct daemon *d);
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
-
-/* ctlsrv.c */
-int ctl_check_free(struct daemon *d);
-int ctl_open(struct daemon *d);
-void ctl_close(struct daemon *d);
-void ctl_accept(struct daemon *d);
-void ctl_handle(struct daemon *d, int i);
 
 #endif

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pghotd's side of the DAMOS offload mode ([system] execution = damos): the
- * tiers for the plan from pghotd's topology, the warnings about the
- * kernel's own tiering knobs (never written: they are global), and the
- * calls daemon.c makes. The policy is damos_plan.c's, the kernel side
+ * tiers for the plan from pghotd's topology and the calls daemon.c makes
+ * (the kernel's own promoter and demoter beside DAMOS: coexist.c). The policy is damos_plan.c's, the kernel side
  * damos_mode.c's.
  */
 #include <errno.h>
@@ -38,24 +37,6 @@ static int damos_nodes_of(const struct daemon *d, struct damos_nodes *ret)
 	return 0;
 }
 
-/* The kernel's own promotion and demotion run beside DAMOS and know
- * nothing of its goals; pghotd says so and changes nothing (the knobs are
- * global, the machine's administrator decides). */
-static void warn_kernel_tiering(const struct daemon *d)
-{
-	char v[32];
-	long nb;
-
-	if (fsr_read(d->cfg.sysfs_root, v, sizeof(v), "kernel/mm/numa/demotion_enabled") > 0 &&
-	    (!strcmp(v, "true") || !strcmp(v, "1")))
-		log_warn("execution = damos: the kernel's reclaim demotion is on (%s/kernel/mm/numa/demotion_enabled = %s): under memory pressure kswapd demotes top-tier pages too, beside migrate_cold and blind to its goal. pghotd leaves this global knob alone; write false there to leave demotion to DAMOS",
-			 d->cfg.sysfs_root, v);
-	if (fsr_read(d->cfg.procfs_root, v, sizeof(v), "sys/kernel/numa_balancing") > 0 &&
-	    (nb = strtol(v, NULL, 10)) & 2)
-		log_warn("execution = damos: NUMA balancing's tiering mode is on (%s/sys/kernel/numa_balancing = %ld): the kernel also promotes on hint faults, beside migrate_hot. pghotd leaves it alone; write 0 there to leave promotion to DAMOS",
-			 d->cfg.procfs_root, nb);
-}
-
 int daemon_damos_open(struct daemon *d)
 {
 	struct damos_env env = {
@@ -76,7 +57,6 @@ int daemon_damos_open(struct daemon *d)
 	ret = damos_mode_open(&env, &d->cfg.damos, &n, &d->damos, err, sizeof(err));
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
-	warn_kernel_tiering(d);
 	return 0;
 }
 

@@ -22,7 +22,8 @@ static void usage(FILE *f)
 	      "              [--migrator NAME] [--foreground] [--once-ms N] [-v]\n"
 	      "\n"
 	      "  -c, --config FILE      configuration (pghot.conf(5)); default: none\n"
-	      "      --check-config FILE  validate FILE, print the first error, exit 0/1\n"
+	      "      --check-config FILE  validate FILE and check it on this host (topology,\n"
+	      "                         targets, kernel tiering, paths), exit 0/1\n"
 	      "      --sysfs-root DIR   where sysfs is (tests: a fake tree)\n"
 	      "      --procfs-root DIR  where procfs is (tests: a fake tree)\n"
 	      "      --pid N            manage process N (repeatable; replaces [targets] pids)\n"
@@ -149,21 +150,8 @@ int main(int argc, char **argv)
 	}
 	log_set_level(verbose ? LOG_DEBUG : LOG_INFO);
 
-	if (check) {
-		struct pghotd_config *cfg = malloc(sizeof(*cfg));
-
-		if (!cfg)
-			return 1;
-		cfg_init(cfg);
-		ret = cfg_load_file(cfg, check, err, sizeof(err));
-		free(cfg);
-		if (ret) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
-		printf("%s: ok\n", check);
-		return 0;
-	}
+	if (check)
+		return check_config(check, &d.ov);
 
 	if (daemon_load_config(d.config_path, &d.ov, &d.cfg, err, sizeof(err))) {
 		log_err("%s", err);

@@ -2,8 +2,9 @@
 /*
  * The target processes of pghotd: found in procfs by the [targets] spec at
  * start and every rescan_ms; the pipeline tracks them (the identity is pid
- * and start time, so a reused pid is a new target), the migrator learns
- * their THP-backed mappings, the sources get the pid list.
+ * and start time, so a reused pid is a new target; a pid named in the
+ * config is pinned to its process: target_watch.c), the migrator learns
+ * their THP-backed mappings (thp_rescan.c), the sources get the pid list.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -79,10 +80,7 @@ static bool drop_gone(struct daemon *d, const struct target_id *found,
 			i++;
 			continue;
 		}
-		if (explicit_pid(&d->cfg, p.pid))
-			log_warn("target pid %d (%s) exited, dropping it",
-				 (int)p.pid, p.comm);
-		else
+		if (!explicit_pid(&d->cfg, p.pid))	/* pinned_check() said it */
 			log_info("target pid %d (%s) exited or no longer matches, dropping it",
 				 (int)p.pid, p.comm);
 		pl_target_remove(d->pl, p.pid);
@@ -119,21 +117,6 @@ static bool add_new(struct daemon *d, const struct target_id *found,
 	return changed;
 }
 
-/* THP-backed mappings, for the migrator's folio orders. */
-static void read_thp(struct daemon *d)
-{
-	for (size_t i = 0; i < pl_nr_targets(d->pl); i++) {
-		pid_t pid = pl_target_at(d->pl, i)->proc.pid;
-		struct addr_range *v = NULL;
-		size_t n = 0;
-
-		if (proc_read_thp_ranges(d->cfg.procfs_root, pid, THP_RANGES_MAX,
-					 &v, &n))
-			continue; /* no smaps (fake procfs, exited): keep */
-		migrator_set_thp(d->mig, pid, v, n);
-	}
-}
-
 void daemon_rescan(struct daemon *d)
 {
 	struct target_spec spec;
@@ -143,15 +126,17 @@ void daemon_rescan(struct daemon *d)
 	int err;
 
 	spec_of(&d->cfg, &spec);
+	pinned_check(d, &spec);
 	d->st.target_scans++;
 	err = targets_scan(d->cfg.procfs_root, d->cfg.sysfs_root, &spec, &found,
 			   &nfound);
 	if (err == -ENOENT && d->cfg.cgroup[0]) {
-		log_warn("target cgroup '%s' is gone, managing the other targets",
-			 d->cfg.cgroup);
+		cgroup_seen(d, false);
 		spec.cgroup = "";
 		err = targets_scan(d->cfg.procfs_root, d->cfg.sysfs_root, &spec,
 				   &found, &nfound);
+	} else if (!err && d->cfg.cgroup[0]) {
+		cgroup_seen(d, true);
 	}
 	if (err) {
 		log_warn("scanning targets failed: %s, keeping the current ones",
@@ -161,7 +146,8 @@ void daemon_rescan(struct daemon *d)
 	changed = drop_gone(d, found, nfound);
 	changed |= add_new(d, found, nfound);
 	free(found);
-	read_thp(d);
+	thp_rescan_begin(d);	/* THP mappings, for the migrator's folio
+				 * orders: read over the next loop turns */
 	if (changed)
 		daemon_sources_set_targets(d);
 }

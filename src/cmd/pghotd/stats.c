@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/common/escape.h"
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 
@@ -79,6 +80,9 @@ static void pipeline_counters(struct daemon *d, stat_fn fn, void *arg)
 	fn(arg, "pages_skipped_budget", st.pages_skipped_budget, false);
 	fn(arg, "pages_pinned", st.pages_pinned, false);
 	fn(arg, "thp_heads", st.thp_heads, false);
+	fn(arg, "thp_smaps_reads", d->thp_rescan.smaps_reads, false);
+	fn(arg, "thp_smaps_bytes", d->thp_rescan.smaps_bytes, false);
+	fn(arg, "thp_mappings", thp_rescan_nr_mappings(d), true);
 	fn(arg, "pages_looked_up", st.pages_looked_up, false);
 	fn(arg, "pages_not_present", st.pages_not_present, false);
 	fn(arg, "lookup_failures", st.lookup_failures, false);
@@ -134,6 +138,8 @@ void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
 	fn(arg, "engine_tracked_pages", ms.nr_tracked_pages, true);
 	if (d->damos)
 		damos_mode_counters(d->damos, fn, arg);
+	fn(arg, "ctl_refused_busy", d->ctl_st.refused, false);
+	fn(arg, "ctl_closed_idle", d->ctl_st.evicted + d->ctl_st.timed_out, false);
 	fn(arg, "reloads", d->st.reloads, false);
 	fn(arg, "reload_failures", d->st.reload_failures, false);
 	fn(arg, "uptime_ms", d->now - d->start_ms, true);
@@ -149,15 +155,17 @@ static void prom_one(void *arg, const char *name, uint64_t v, bool gauge)
 	fprintf(f, "%s%s %" PRIu64 "\n", pre, name, v);
 }
 
+/* A label value: esc_str() makes it ASCII (so valid UTF-8, without '\n'),
+ * then the text format's own escapes of '\' and '"' apply. */
 static void prom_label(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
+	char e[ESC_SIZE(CFG_PATH_LEN)];
+
+	esc_str(e, sizeof(e), s);
+	for (const char *p = e; *p; p++) {
+		if (*p == '\\' || *p == '"')
 			fputc('\\', f);
-		if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
+		fputc(*p, f);
 	}
 }
 
