@@ -47,7 +47,7 @@ struct damos_mode {
 	char sysfs[PATH_MAX], procfs[PATH_MAX];
 	src_log_fn log;
 	void *log_arg;
-	struct damos_nodes nodes;
+	struct damos_nodes nodes;	/* as open() measured them; read only after */
 	uint64_t page_size;
 	struct damos_plan plan;		/* the loop's: last accepted */
 	int efd;
@@ -76,6 +76,7 @@ struct damos_mode {
 	/* the worker's */
 	struct damos_plan cur;
 	struct damos_stats last[DAMOS_PLAN_MAX_KDAMONDS][DAMOS_NR_DIRS];
+	uint64_t top_total, top_free;	/* the top-tier node, last measured */
 	pid_t targets[DAMOS_MAX_PIDS];	/* vaddr: kernel target order */
 	size_t nr_targets;
 	int last_logged;		/* errno of the last failure logged */
@@ -336,8 +337,8 @@ static int measure(struct damos_mode *m)
 	m->used_bp = damos_goal_bp(DAMOS_GOAL_NODE_MEM_USED_BP, total, free);
 	m->free_bp = damos_goal_bp(DAMOS_GOAL_NODE_MEM_FREE_BP, total, free);
 	pthread_mutex_unlock(&m->mx);
-	m->nodes.top_total = total;
-	m->nodes.top_free = free;
+	m->top_total = total;
+	m->top_free = free;
 	return 0;
 }
 
@@ -356,9 +357,8 @@ static int feed_goals(struct damos_mode *m)
 			if (!ps->sc.quota.nr_goals)
 				continue;
 			err = damon_admin_set_goal_current(m->adm, k, i, 0,
-							   damos_goal_bp(ps->measures,
-									 m->nodes.top_total,
-									 m->nodes.top_free));
+							   damos_goal_bp(ps->measures, m->top_total,
+									 m->top_free));
 		}
 		if (!err)
 			err = damon_admin_commit_goals(m->adm, k);
@@ -606,16 +606,6 @@ void damos_mode_close(struct damos_mode *m)
 	pthread_cond_destroy(&m->cv);
 	pthread_mutex_destroy(&m->mx);
 	free(m);
-}
-
-const struct damos_plan *damos_mode_plan(const struct damos_mode *m)
-{
-	return &m->plan;
-}
-
-const struct damon_layout *damos_mode_layout(const struct damos_mode *m)
-{
-	return damon_admin_layout(m->adm);
 }
 
 int damos_mode_update(struct damos_mode *m, const struct damos_cfg *cfg, char *errbuf,

@@ -73,12 +73,6 @@ int damos_mode_open(const struct damos_env *env, const struct damos_cfg *cfg,
  */
 void damos_mode_close(struct damos_mode *m);
 
-/** damos_mode_plan() - the plan last accepted (open or update). */
-const struct damos_plan *damos_mode_plan(const struct damos_mode *m);
-
-/** damos_mode_layout() - what the kernel's DAMON has. */
-const struct damon_layout *damos_mode_layout(const struct damos_mode *m);
-
 /**
  * damos_mode_update() - new [damos] settings, committed online by the
  * worker before its next tick: new intervals and schemes are written to the
