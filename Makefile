@@ -16,8 +16,10 @@
 # make check      every test (unit, integration, fuzz corpus replay, VM smoke)
 # make check-san  unit tests under AddressSanitizer + UndefinedBehaviorSanitizer
 # make bench      every benchmark;  make bench-engine  one of them
-# make demo       the test bed: promote scenario, four cases
-# make demo-all   both scenarios, every case
+# make demo       the test bed: promote scenario, four cases (REPEAT=N: N runs each)
+# make demo-all   every scenario, every case (REPEAT=N: N runs each)
+# make tables     rewrite the generated tables of README.md and docs/testbed.md
+#                 from build/demo/results.json
 # make fuzz       run each fuzz target for FUZZ_SECONDS (default 20) or
 #                 FUZZ_RUNS inputs; prints each target's inputs run and result
 
@@ -78,7 +80,7 @@ BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%-replay,$(FUZZ_SRCS))
 
 .PHONY: all deps deps-check check check-unit check-integration check-fuzz check-vm check-san \
-	bench demo demo-all fuzz clean install
+	bench demo demo-all tables fuzz clean install
 all: deps-check $(LIBA) $(LIBSO) $(PC) $(BINS) $(UNITS) $(BENCHES) $(FUZZ_REPLAY)
 
 # Objects of tests and benchmarks are intermediates of a single rule each;
@@ -170,14 +172,17 @@ bench: deps $(BENCHES)
 bench-%: deps $(BUILD)/bench/bench_%
 	$(BUILD)/bench/bench_$*
 
+REPEAT ?= 1
 demo:
 	@scripts/install-deps vm
 	@$(MAKE) --no-print-directory all
-	tools/vm/demo.sh promote
+	tools/vm/demo.sh --repeat $(REPEAT) promote
 demo-all:
 	@scripts/install-deps vm
 	@$(MAKE) --no-print-directory all
-	tools/vm/demo.sh promote pressure
+	tools/vm/demo.sh --repeat $(REPEAT) --all
+tables:
+	tools/vm/tables.sh --update README.md docs/testbed.md
 
 # The man page generated from the config table (checked by make check).
 docs/pghot.conf.5: $(BUILD)/bin/pghotd

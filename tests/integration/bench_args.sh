@@ -144,6 +144,24 @@ if [ -d /sys/devices/system/node/node0 ]; then
 		-n 20000 -d 5 --interval-ms 100 >"$T/out" 2>"$T/err" || fail "kv zipf run failed: $(cat "$T/err")"
 	grep -q '^bench.result workload=kv' "$T/out" && ok "kv zipf short run" ||
 		fail "kv zipf: no bench.result: $(cat "$T/out" "$T/err")"
+	# Everything is on node 0 = --fast-node: every placement line says that
+	# all accesses land there (a workload that gave its pages no weight
+	# would print 0), and the result carries the run's CPU times.
+	for args in "micro -s 8 --hot 4" "kv --keys 4096 --hot-frac 0.25" \
+		"kv --keys 4096 --dist zipf --scatter"; do
+		timeout 20 "$PGHOT" bench $args --node 0 --fast-node 0 -d 0.3 --interval-ms 100 \
+			>"$T/out" 2>"$T/err" || fail "$args: run failed: $(cat "$T/err")"
+		n=$(grep -c '^bench\.\(placed\|tl\|final\) ' "$T/out")
+		one=$(grep -c '^bench\.\(placed\|tl\|final\) .* dram_share=1\.0000$' "$T/out")
+		if [ "$n" -ge 3 ] && [ "$n" = "$one" ]; then
+			ok "$args: dram_share=1.0000 on all $n placement lines"
+		else
+			fail "$args: $one of $n placement lines say dram_share=1.0000: $(grep -m2 '^bench.tl' "$T/out")"
+		fi
+		grep -qE '^bench\.result .* user_s=[0-9]+\.[0-9]{2} sys_s=[0-9]+\.[0-9]{2}$' "$T/out" &&
+			ok "$args: bench.result has user_s and sys_s" ||
+			fail "$args: bench.result without user_s/sys_s: $(grep '^bench.result' "$T/out")"
+	done
 fi
 
 [ $nfail = 0 ] || { echo "$nfail failed"; exit 1; }

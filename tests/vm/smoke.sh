@@ -61,7 +61,9 @@ if "$ROOT/tools/vm/run-case.sh" promote pghotd "$OUT"; then
 	if [ $cov -ge 70 ] && [ $cold -le 50 ]; then
 		ok "pghotd: hot on DRAM $h/$ht ($cov%), cold moved up $c/$ct"
 	else
-		notok "pghotd: hot on DRAM $h/$ht ($cov%, want >= 50%), cold moved up $c/$ct (want <= 5%)"
+		notok "pghotd: hot on DRAM $h/$ht ($cov%, want >= 70%), cold moved up $c/$ct (want <= 5%)"
+		# what pghotd's DAMON source saw, every 5 s (guest-init.sh's diagnostics)
+		grep '^diag\.t=' "$OUT/promote-pghotd.res" | sed 's/^/   /'
 	fi
 else
 	notok "pghotd: the case did not run (see above)"

@@ -22,6 +22,8 @@ finish() {	# finish ok|fail [reason...]
 	[ -n "${BPID:-}" ] && kill -9 "$BPID" 2>/dev/null
 	[ -n "${DPID:-}" ] && kill -9 "$DPID" 2>/dev/null
 	[ -n "${KPID:-}" ] && kill "$KPID" 2>/dev/null
+	[ -n "${GPID:-}" ] && kill "$GPID" 2>/dev/null
+	[ -n "${FPID:-}" ] && kill $FPID 2>/dev/null
 	if [ "$st" = fail ]; then
 		say "case.reason=$*"
 		for f in /tmp/bench.err /tmp/pghotd.log; do
@@ -61,7 +63,30 @@ echo 0 > /proc/sys/kernel/numa_balancing
 echo "$DEMOTION" > /sys/kernel/mm/numa/demotion_enabled
 say "case.thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 
-/bin/pghot bench $BENCH_ARGS -d "$SECS" --wait-start > /tmp/bench.out 2> /tmp/bench.err &
+# Experiments on the guest's scheduling (diagnostics, off by default):
+# PIN_BENCH=N runs the workload on vCPU N and everything else (this shell
+# and its children, pghotd, kdamonds) on the other one; TLB_FLUSH_MS=M
+# wakes a shell on the workload's vCPU (on every vCPU when not pinned) every
+# M ms, so that the vCPU switches to another process (a CR3 write: QEMU's
+# TCG then drops its software TLB, as a real TLB too small for the working
+# set would lose its entries).
+ON=
+if [ -n "$PIN_BENCH" ]; then
+	OTHER=$((1 - PIN_BENCH))
+	taskset -p -c $OTHER $$ >/dev/null
+	ON="taskset -c $PIN_BENCH"
+	say "case.pin=workload on cpu $PIN_BENCH, the rest on cpu $OTHER"
+fi
+if [ -n "$TLB_FLUSH_MS" ]; then
+	# on the workload's vCPU, or on each when it is not pinned
+	FPID=
+	for c in ${PIN_BENCH:-$(seq 0 $(($(nproc) - 1)))}; do
+		taskset -c $c sh -c "while :; do usleep $((TLB_FLUSH_MS * 1000)); done" &
+		FPID="$FPID $!"
+	done
+	say "case.tlb_flusher=every $TLB_FLUSH_MS ms on cpu ${PIN_BENCH:-$(seq -s, 0 $(($(nproc) - 1)))}"
+fi
+$ON /bin/pghot bench $BENCH_ARGS -d "$SECS" --wait-start > /tmp/bench.out 2> /tmp/bench.err &
 BPID=$!
 i=0
 while ! grep -q '^bench.ready' /tmp/bench.out 2>/dev/null; do
@@ -173,6 +198,8 @@ kd_sampler() {
 			[ -n "$p" ] && [ "$p" -gt 0 ] 2>/dev/null || continue
 			x=$(ticks $p)
 			[ -n "$x" ] && echo "$x" > /tmp/kdticks.$p
+			[ -n "$PIN_BENCH" ] && [ ! -e /tmp/kdpinned.$p ] &&
+				taskset -p -c $OTHER $p >/dev/null 2>&1 && : > /tmp/kdpinned.$p
 		done
 		sleep 0.5
 	done
@@ -180,6 +207,63 @@ kd_sampler() {
 kd_ticks() { cat /tmp/kdticks.* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 kd_sampler &
 KPID=$!
+
+# Diagnostics of pghotd's damon source (why coverage stalls, when it does):
+# every 5 s its kdamond's state and the regions pghotd last had the kernel
+# fill (count, how many and how many bytes seen accessed, the largest
+# nr_accesses) with the source's counters; 3 s before the workload ends
+# every such region. Read only: pghotd owns the kdamond and its files.
+TR=/sys/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/tried_regions
+diag_regions() {	# one line per tried region: index start end nr_accesses age
+	# builtins only (no fork per file); pghotd refills the folder every
+	# aggregation, so a region that vanishes midway is skipped
+	for d in $TR/[0-9]*; do
+		read a < $d/start && read b < $d/end && read n < $d/nr_accesses &&
+			read g < $d/age && echo "${d##*/} $a $b $n $g"
+	done 2>/dev/null
+}
+# where the workload's threads, pghotd and the kdamond last ran (vCPU), the
+# threads' context switches, and the TLB shootdown IPIs per vCPU
+diag_sched() {
+	for t in /proc/$BPID/task/*; do
+		[ -r $t/stat ] || continue
+		set -- $(sed 's/.*) //' $t/stat)
+		printf 'bench_%s=cpu%s,' ${t##*/} ${37}
+		awk '/^voluntary_ctxt/ { v = $2 } /^nonvoluntary_ctxt/ { n = $2 } END { printf "vcs%d,nvcs%d ", v, n }' $t/status
+	done
+	for p in ${DPID:-} $(cat /sys/kernel/mm/damon/admin/kdamonds/0/pid 2>/dev/null); do
+		[ "$p" -gt 0 ] 2>/dev/null && [ -r /proc/$p/stat ] || continue
+		set -- $(sed 's/.*) //' /proc/$p/stat)
+		printf '%s=cpu%s ' "$(cut -c1-12 /proc/$p/comm)" ${37}
+	done
+	awk '/TLB shootdowns/ { printf "tlb_shootdowns=%s/%s", $2, $3 }' /proc/interrupts
+}
+diag_sampler() {
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	while :; do
+		sleep 5
+		t=$(awk -v t0=$t0 '{ printf "%.1f", $1 - t0 }' /proc/uptime)
+		K=/sys/kernel/mm/damon/admin/kdamonds/0
+		sum=$(diag_regions | awk '{ n++; b += $3 - $2; if ($4 > 0) { h++; hb += $3 - $2 } if ($4 > m) m = $4 }
+			END { printf "tried=%d tried_mib=%.0f accessed=%d accessed_mib=%.1f max_nr_accesses=%d", n, b / 1048576, h, hb / 1048576, m }')
+		cnt=$(grep -E '^pghot_(source_damon_(reports|errors)|pages_reported|pages_looked_up|query_syscalls|pgpromote_success) ' /tmp/pghot.prom 2>/dev/null |
+			awk '{ sub(/^pghot_/, "", $1); printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }')
+		say "diag.t=$t kdamond=$(cat $K/state 2>/dev/null)/$(cat $K/pid 2>/dev/null) target_regions=$(cat $K/contexts/0/targets/0/regions/nr_regions 2>/dev/null) $sum $cnt $(diag_sched)" >> /tmp/diag.out
+	done
+}
+if [ "$CASE" = pghotd ]; then
+	diag_sampler &
+	GPID=$!
+	# pghotd refills the folder every 100 ms and reading it takes longer
+	# under TCG: keep the fullest of 10 reads
+	( sleep $(awk -v s=$SECS 'BEGIN { print (s > 6 ? s - 3 : s / 2) }')
+	  for i in 1 2 3 4 5 6 7 8 9 10; do
+		diag_regions > /tmp/diag.try
+		[ $(wc -l < /tmp/diag.try) -gt $(cat /tmp/diag.best 2>/dev/null | wc -l) ] && cp /tmp/diag.try /tmp/diag.best
+	  done
+	  sed 's/^/diag.region=/' /tmp/diag.best > /tmp/diag.regions 2>/dev/null
+	  grep -v '^ *$' /proc/$BPID/maps | sed 's/^/diag.maps=/' >> /tmp/diag.regions ) &
+fi
 
 kill -USR1 $BPID
 # stream the timeline to the console as it comes (the host sees progress)
@@ -233,6 +317,8 @@ pghotd)
 	if kill -0 $DPID 2>/dev/null; then
 		finish fail "pghotd did not exit within 10 s of SIGTERM"
 	fi
+	kill $GPID 2>/dev/null
+	cat /tmp/diag.out /tmp/diag.regions 2>/dev/null
 	wait $DPID; say "pghotd.exit_status=$?"
 	DPID=
 	prom=$(sed -n 's/^prometheus_file *= *//p' /etc/pghot.conf | tr -d ' ')
@@ -241,7 +327,7 @@ pghotd)
 	else
 		say "pghotd.prom_missing=$prom"
 	fi
-	sed 's/^/pghotd.log: /' /tmp/pghotd.log | tail -n 20
+	sed 's/^/pghotd.log: /' /tmp/pghotd.log | tail -n 40
 	;;
 esac
 finish ok

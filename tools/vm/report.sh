@@ -1,32 +1,57 @@
 #!/bin/bash
-# Turn the test bed's per-case results into tables and JSON.
+# Turn the test bed's per-run results into build/demo/results.json.
 #   tools/vm/report.sh DIR [SCENARIO...]
-# Reads DIR/SCENARIO-CASE.res (or .fail), prints one table per scenario in the
-# shape of seed 000's Table 2 (rows: placement metrics, vmstat deltas, the
-# daemon's counters; columns: cases) and writes DIR/results.json:
-#   {"SCENARIO": {"CASE": {"hot_coverage": 0..1, "cold_promoted_fraction": 0..1,
-#     "t50_s": s|null, "t90_s": s|null, "cpu_s": s|null, "vmstat": {...},
-#     "pghotd": {...}, "damon": {...}, "timeline": [[t, hot_dram, cold_dram], ...], ...}}}
-# with every scenario found in DIR (not only those named). Pure awk.
+# Reads DIR/SCENARIO-CASE.rN.res (or .fail; SCENARIO-CASE.res counts as run 1)
+# of the scenarios named (default: every scenario found, in the order of
+# scenarios.sh) and DIR/run.env
+# (written by demo.sh: date, commit, repeats), and writes DIR/results.json:
+#   {"meta": {"date", "commit", "kernel", "repeats", "host", "wall_s",
+#     "overrides": "the PGHOT_VM_* settings of the run, if any",
+#     "cases": [every case found, in the test bed's order]},
+#    "scenarios": {SCENARIO: {"bench": "pghot bench arguments", "secs", "thp",
+#      "cases": {CASE: {"config": {...}, "runs", "failed",
+#        "median": {FIGURE: v, "vmstat": {...}, "pghotd": {...}, "damon": {...}},
+#        "min": {...}, "max": {...},
+#        "repeats": [{"repeat": N, FIGURE: v, ..., "timeline": [[t, hot pages
+#          on DRAM, cold pages on DRAM, DRAM access share], ...]}
+#          or {"repeat": N, "error": "why"}]}}}}}
+# FIGURE: hot_coverage, cold_promoted_fraction, dram_access_share_mean,
+# dram_access_share_end (0..1), t50_s, t90_s (null: never reached), cpu_s,
+# cpu_kdamond_s (null: no such process), workload_sys_s, workload_user_s,
+# promoter_cpu_s (numab2: the workload's system time above numab0's median in
+# the same scenario; damon, pghotd: cpu_s), dram_free_min_mib,
+# filler_moved_down, hot_pages, cold_pages, filler_pages, ops_per_s,
+# lat_p50_ns, lat_p99_ns, wall_s. Medians and ranges are over the runs that
+# did not fail; a null t50/t90 counts as later than any time. awk parses the
+# runs, jq (scripts/install-deps vm) adds medians and ranges;
+# docs/testbed.md describes every figure.
 set -euo pipefail
 DIR=${1:?usage: report.sh DIR [SCENARIO...]}
 shift
 . "$(dirname "$0")/scenarios.sh"
-ALL=$(ls "$DIR" 2>/dev/null | sed -n 's/^\([a-z0-9]*\)-[a-z0-9]*\.\(res\|fail\)$/\1/p' | sort -u)
-SHOW=${*:-$ALL}
+command -v jq >/dev/null || { echo "report: jq missing (scripts/install-deps vm)" >&2; exit 1; }
+NAMES='^\([a-z0-9-]*\)-\([a-z0-9]*\)\(\.r[0-9]*\)\{0,1\}\.\(res\|fail\)$'
+FOUND=$(ls "$DIR" 2>/dev/null | sed -n "s/$NAMES/\\1/p" | sort -u)
+# scenarios in the test bed's order, then any others found
+ALL=$(for s in $SCENARIOS; do echo "$FOUND" | grep -qx -- "$s" && echo "$s"; done
+	echo "$FOUND" | grep -vxF "$(printf '%s\n' $SCENARIOS)" || true)
+SHOW=$(echo ${*:-$ALL})
 files=()
-for s in $ALL; do
-	for c in $CASES; do
-		if [ -f "$DIR/$s-$c.res" ]; then
-			files+=("$DIR/$s-$c.res")
-		elif [ -f "$DIR/$s-$c.fail" ]; then
-			files+=("$DIR/$s-$c.fail")
-		fi
+for s in $SHOW; do
+	for f in "$DIR/$s"-*.res "$DIR/$s"-*.fail; do
+		[ -f "$f" ] || continue
+		b=${f##*/}
+		# only SCENARIO-CASE[.rN]: not kv-scatter's files under kv
+		[ "$(echo "$b" | sed -n "s/$NAMES/\\1/p")" = "$s" ] && files+=("$f")
 	done
 done
-[ ${#files[@]} -gt 0 ] || { echo "report: no results in $DIR" >&2; exit 1; }
+[ ${#files[@]} -gt 0 ] || { echo "report: no results in $DIR for: $SHOW" >&2; exit 1; }
+RUNENV=$DIR/run.env
+[ -f "$RUNENV" ] || RUNENV=/dev/null
 
-awk -v show="$SHOW" -v cases="$CASES" -v json="$DIR/results.json" '
+awk -v runenv="$RUNENV" -v conffile="$DIR/configs.tsv" '
+function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, " ", s); return "\"" s "\"" }
+function num(x) { return x == "" ? "null" : x + 0 }
 function kv(line, arr,    n, i, f, p) {
 	delete arr
 	n = split(line, f, " ")
@@ -35,156 +60,156 @@ function kv(line, arr,    n, i, f, p) {
 		if (p) arr[substr(f[i], 1, p - 1)] = substr(f[i], p + 1)
 	}
 }
-function num(x) { return x == "" ? "null" : x + 0 }
-function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, " ", s); return "\"" s "\"" }
-function fmt_int(x,    s, r) {
-	if (x == "") return "-"
-	s = sprintf("%.0f", x); r = ""
-	while (length(s) > 3 && s ~ /^[0-9]/) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
-	return s r
+function group(name, g,    out, k, first) {
+	out = jstr(name) ": {"; first = 1
+	for (k = 1; k <= ng[g]; k++) { out = out (first ? "" : ", ") jstr(gk[g, k]) ": " gv[g, k]; first = 0 }
+	return out "}"
+}
+# one run: print its JSON object as one line "SCENARIO<TAB>CASE<TAB>json"
+function flush(    o, cov, up, mean, i, dt) {
+	if (S == "") return
+	o = "{\"repeat\": " R
+	if (ext == "fail") {
+		o = o ", \"error\": " jstr(err) "}"
+	} else if (hot == "" || !("t" in fin)) {
+		o = o ", \"error\": " jstr("no bench.ready or bench.final in the result") "}"
+	} else {
+		up = fin["cold_n0"] - cold0; if (up < 0) up = 0
+		mean = ""
+		if (ntl > 1 && tlt[ntl] > tlt[1]) {
+			mean = 0
+			for (i = 2; i <= ntl; i++) { dt = tlt[i] - tlt[i - 1]; mean += dt * (tls[i] + tls[i - 1]) / 2 }
+			mean /= tlt[ntl] - tlt[1]
+		}
+		o = o sprintf(", \"hot_coverage\": %.4f, \"cold_promoted_fraction\": %.4f", hot > 0 ? fin["hot_n0"] / hot : 0, cold > 0 ? up / cold : 0)
+		o = o ", \"dram_access_share_mean\": " (mean == "" ? "null" : sprintf("%.4f", mean))
+		o = o ", \"dram_access_share_end\": " num(fin["dram_share"])
+		o = o ", \"t50_s\": " num(t50) ", \"t90_s\": " num(t90)
+		o = o ", \"cpu_s\": " num(cpu) ", \"cpu_kdamond_s\": " num(kcpu)
+		o = o ", \"workload_sys_s\": " num(res["sys_s"]) ", \"workload_user_s\": " num(res["user_s"])
+		o = o sprintf(", \"dram_free_min_mib\": %.1f", freemin)
+		o = o ", \"filler_moved_down\": " (fill0 > fin["fill_n0"] ? fill0 - fin["fill_n0"] : 0)
+		o = o ", \"hot_pages\": " hot ", \"cold_pages\": " cold ", \"filler_pages\": " num(fill)
+		o = o ", \"hot_pages_dram\": " num(fin["hot_n0"]) ", \"cold_pages_dram\": " num(fin["cold_n0"])
+		o = o ", \"secs\": " num(res["secs"]) ", \"ops_per_s\": " num(res["ops_per_s"])
+		o = o ", \"lat_p50_ns\": " num(res["lat_p50_ns"]) ", \"lat_p99_ns\": " num(res["lat_p99_ns"])
+		o = o ", \"wall_s\": " num(wall)
+		o = o ", " group("vmstat", "vmstat") ", " group("pghotd", "pghotd") ", " group("damon", "damon")
+		o = o ", \"timeline\": ["
+		for (i = 1; i <= ntl; i++) o = o (i > 1 ? "," : "") tl[i]
+		o = o "]}"
+	}
+	printf "%s\t%s\t%s\n", S, C, o
+	if (!((S, C) in conf_done)) {
+		conf_done[S, C] = 1
+		printf "%s\t%s\t{\"config\": {\"numa_balancing\": %s, \"demotion_enabled\": %s, \"damon\": [%s], \"pghotd_conf\": [%s], \"pghotd_conf_file\": %s}, \"bench\": %s, \"thp\": %s, \"kernel\": %s}\n", S, C, jstr(nb), jstr(dem), dlines, plines, pconf == "" ? "null" : jstr(pconf), jstr(bench), jstr(thp), jstr(kernel) > conffile
+	}
 }
 FNR == 1 {
+	flush()
 	f = FILENAME; sub(/.*\//, "", f)
 	ext = f; sub(/.*\./, "", ext); sub(/\.[a-z]+$/, "", f)
-	split(f, sc, "-"); S = sc[1]; C = sc[2]
-	id = S SUBSEP C
-	seen[id] = 1
-	if (!(S in sorder)) { sorder[S] = ++nscen; slist[nscen] = S }
-	if (ext == "fail") { err[id] = "" }
-	ntl[id] = 0
+	R = 1
+	if (match(f, /\.r[0-9]+$/)) { R = substr(f, RSTART + 2) + 0; f = substr(f, 1, RSTART - 1) }
+	p = length(f); while (p > 0 && substr(f, p, 1) != "-") p--
+	S = substr(f, 1, p - 1); C = substr(f, p + 1)
+	err = ""; hot = ""; cold = ""; fill = ""; cold0 = ""; fill0 = ""; t50 = ""; t90 = ""
+	cpu = ""; kcpu = ""; wall = ""; freemin = ""; ntl = 0; nb = ""; dem = ""; thp = ""
+	bench = ""; kernel = ""; dlines = ""; plines = ""; pconf = ""
+	delete fin; delete res; delete ng
 }
-ext == "fail" { err[id] = err[id] (err[id] == "" ? "" : " ") $0; next }
-/^bench\.ready / {
-	kv($0, a); hot[id] = a["hot_pages"]; cold[id] = a["cold_pages"]; fill[id] = a["filler_pages"]
-}
-/^bench\.placed / { kv($0, a); hot0[id] = a["hot_n0"]; cold0[id] = a["cold_n0"]; fill0[id] = a["fill_n0"]; next }
+ext == "fail" { err = err (err == "" ? "" : " ") $0; next }
+/^bench\.ready / { kv($0, a); hot = a["hot_pages"]; cold = a["cold_pages"]; fill = a["filler_pages"]; next }
+/^bench\.placed / { kv($0, a); cold0 = a["cold_n0"]; fill0 = a["fill_n0"]; next }
 /^bench\.(tl|final) / {
 	kv($0, a)
-	cov = hot[id] > 0 ? a["hot_n0"] / hot[id] : 0
-	if (!(id in hot0)) { hot0[id] = a["hot_n0"]; cold0[id] = a["cold_n0"]; fill0[id] = a["fill_n0"] }
-	if (!(id in t50) && cov >= 0.5) t50[id] = a["t"]
-	if (!(id in t90) && cov >= 0.9) t90[id] = a["t"]
+	if (cold0 == "") { cold0 = a["cold_n0"]; fill0 = a["fill_n0"] }
+	cov = hot > 0 ? a["hot_n0"] / hot : 0
+	if (t50 == "" && cov >= 0.5) t50 = a["t"]
+	if (t90 == "" && cov >= 0.9) t90 = a["t"]
 	fr = a["free_n0_kb"] / 1024
-	if (!(id in freemin) || fr < freemin[id]) freemin[id] = fr
-	if ($1 == "bench.tl") tl[id, ++ntl[id]] = sprintf("[%s,%d,%d]", a["t"] + 0, a["hot_n0"], a["cold_n0"])
-	else {
-		hotf[id] = a["hot_n0"]; coldf[id] = a["cold_n0"]; fillf[id] = a["fill_n0"]
-		tl[id, ++ntl[id]] = sprintf("[%s,%d,%d]", a["t"] + 0, a["hot_n0"], a["cold_n0"])
-	}
+	if (freemin == "" || fr < freemin) freemin = fr
+	ntl++; tlt[ntl] = a["t"] + 0; tls[ntl] = a["dram_share"] + 0
+	tl[ntl] = sprintf("[%s,%d,%d,%s]", a["t"] + 0, a["hot_n0"], a["cold_n0"], num(a["dram_share"]))
+	if ($1 == "bench.final") for (k in a) fin[k] = a[k]
+	next
 }
-/^bench\.result / { kv($0, a); ops[id] = a["ops_per_s"]; p50[id] = a["lat_p50_ns"]; p99[id] = a["lat_p99_ns"]; secs[id] = a["secs"] }
-/^case\.bench=/ { bench[S] = substr($0, 12) }
-/^case\.wall_s=/ { wall[id] = substr($0, 13) }
-/^cpu_ticks=/ { cpu[id] = substr($0, 11) / 100 }
-/^cpu_kdamond_ticks=/ { kcpu[id] = substr($0, 19) / 100 }
+/^bench\.result / { kv($0, res); next }
+/^case\.bench=/ { bench = substr($0, 12); next }
+/^case\.kernel=/ { kernel = substr($0, 13); next }
+/^case\.thp=/ { thp = substr($0, 10); if (match(thp, /\[[a-z]+\]/)) thp = substr(thp, RSTART + 1, RLENGTH - 2); next }
+/^case\.numa_balancing=/ { nb = substr($0, 21); next }
+/^case\.demotion_enabled=/ { dem = substr($0, 23); next }
+/^case\.wall_s=/ { wall = substr($0, 13); next }
+/^case\.pghotd_conf_file=/ { pconf = substr($0, 23); next }
+/^cpu_ticks=/ { cpu = substr($0, 11) / 100; next }
+/^cpu_kdamond_ticks=/ { kcpu = substr($0, 19) / 100; next }
+/^damon\.kdamond[0-9]+=/ { dlines = dlines (dlines == "" ? "" : ", ") jstr(substr($0, 7)); next }
+/^pghotd\.conf: / {
+	l = substr($0, 14); sub(/[ \t]*#.*/, "", l)
+	if (l != "") plines = plines (plines == "" ? "" : ", ") jstr(l)
+	next
+}
 /^(vmstat|pghotd|damon)\.[^ =]+=[-0-9.eE+]+$/ {
 	p = index($0, "="); k = substr($0, 1, p - 1); v = substr($0, p + 1)
-	split(k, kk, "."); grp = kk[1]; name = substr(k, length(grp) + 2)
-	val[id, grp, name] = v
-	if (!((S, grp, name) in rowseen)) { rowseen[S, grp, name] = 1; rows[S, grp, ++nrows[S, grp]] = name }
+	g = substr(k, 1, index(k, ".") - 1)
+	gk[g, ++ng[g]] = substr(k, length(g) + 2); gv[g, ng[g]] = v + 0
 }
 END {
-	nc = split(cases, cl, " ")
-	nvs = split("pgpromote_success pgpromote_candidate pgpromote_candidate_nrl pgdemote_kswapd pgdemote_direct numa_pte_updates numa_hint_faults numa_pages_migrated pgmigrate_success pgmigrate_fail", vs, " ")
-	nshow = split(show, shl, " ")
-	for (xi = 1; xi <= nshow; xi++) {
-		S = shl[xi]
-		if (!(S in sorder)) continue
-		n = 0
-		for (ci = 1; ci <= nc; ci++) if (seen[S, cl[ci]]) col[++n] = cl[ci]
-		printf "\nScenario %s: pghot bench %s (QEMU TCG guest, node 0 DRAM, node 1 CXL)\n", S, bench[S]
-		line = sprintf("%-38s", "metric"); for (i = 1; i <= n; i++) line = line sprintf(" %12s", col[i])
-		print line; dash = line; gsub(/./, "-", dash); print dash
-		nord = split("1 2 3 4 5 12 6 7 8 9 10 11", ord, " ")
-		for (oi = 1; oi <= nord; oi++) {
-			m = ord[oi] + 0
-			if (m == 1) label = "hot-set coverage on DRAM"
-			if (m == 2) label = "cold pages moved up"
-			if (m == 3) label = "t50 hot coverage (s)"
-			if (m == 4) label = "t90 hot coverage (s)"
-			if (m == 5) label = "promoter CPU (s)"
-			if (m == 6) label = "DRAM free min (MiB)"
-			if (m == 7) label = "filler moved down (pages)"
-			if (m == 8) label = "hot pages / cold pages"
-			if (m == 9) label = "ops/s (TCG, not meaningful)"
-			if (m == 10) label = "lat p50/p99 ns (TCG)"
-			if (m == 11) label = "guest wall time (s)"
-			if (m == 12) label = "  of which kdamond CPU (s)"
-			if (m == 7 && !fill[S, col[1]] && !fill[S, col[n]]) continue
-			line = sprintf("%-38s", label)
-			for (i = 1; i <= n; i++) {
-				id = S SUBSEP col[i]
-				if (id in err) { line = line sprintf(" %12s", m == 1 ? "FAILED" : "-"); continue }
-				if (m == 1) v = sprintf("%.1f%%", 100 * hotf[id] / hot[id])
-				if (m == 2) v = sprintf("%.2f%%", 100 * ((coldf[id] > cold0[id] ? coldf[id] - cold0[id] : 0) / cold[id]))
-				if (m == 3) v = (id in t50) ? sprintf("%.1f", t50[id]) : "never"
-				if (m == 4) v = (id in t90) ? sprintf("%.1f", t90[id]) : "never"
-				if (m == 5) v = (id in cpu) ? sprintf("%.2f", cpu[id]) : "-"
-				if (m == 6) v = sprintf("%.0f", freemin[id])
-				if (m == 7) v = fmt_int(fill0[id] > fillf[id] ? fill0[id] - fillf[id] : 0)
-				if (m == 8) v = hot[id] "/" cold[id]
-				if (m == 9) v = fmt_int(ops[id])
-				if (m == 10) v = p50[id] "/" p99[id]
-				if (m == 11) v = wall[id]
-				if (m == 12) v = (id in kcpu) ? sprintf("%.2f", kcpu[id]) : "-"
-				line = line sprintf(" %12s", v)
-			}
-			print line
-		}
-		print "vmstat deltas over the run:"
-		for (r = 1; r <= nvs; r++) {
-			line = sprintf("  %-36s", vs[r])
-			for (i = 1; i <= n; i++) { k = S SUBSEP col[i] SUBSEP "vmstat" SUBSEP vs[r]; line = line sprintf(" %12s", (k in val) ? fmt_int(val[k]) : "-") }
-			print line
-		}
-		for (g = 1; g <= 2; g++) {
-			grp = g == 1 ? "damon" : "pghotd"
-			if (!nrows[S, grp]) continue
-			print (grp == "damon" ? "kernel DAMON schemes (k0 migrate_hot, k1 migrate_cold):" : "pghotd counters (Prometheus file at exit):")
-			for (r = 1; r <= nrows[S, grp]; r++) {
-				name = rows[S, grp, r]
-				line = sprintf("  %-36s", name)
-				for (i = 1; i <= n; i++) { k = S SUBSEP col[i] SUBSEP grp SUBSEP name; line = line sprintf(" %12s", (k in val) ? fmt_int(val[k]) : "-") }
-				print line
-			}
-		}
-		for (i = 1; i <= n; i++) if ((S SUBSEP col[i]) in err) printf "%s: FAILED: %s\n", col[i], err[S, col[i]]
-		print dash
+	flush()
+	while ((getline l < runenv) > 0) {
+		p = index(l, "=")
+		if (p) meta[substr(l, 1, p - 1)] = substr(l, p + 1)
 	}
-	# JSON: every scenario seen
-	printf "{" > json
-	for (si = 1; si <= nscen; si++) {
-		S = slist[si]
-		printf "%s\n  %s: {", (si > 1 ? "," : ""), jstr(S) > json
-		first = 1
-		for (ci = 1; ci <= nc; ci++) {
-			C = cl[ci]; id = S SUBSEP C
-			if (!seen[id]) continue
-			printf "%s\n    %s: {", (first ? "" : ","), jstr(C) > json; first = 0
-			if (id in err) { printf "\"error\": %s}", jstr(err[id]) > json; continue }
-			printf "\"hot_coverage\": %.4f, \"cold_promoted_fraction\": %.4f", hotf[id] / hot[id], (coldf[id] > cold0[id] ? coldf[id] - cold0[id] : 0) / cold[id] > json
-			printf ", \"t50_s\": %s, \"t90_s\": %s, \"cpu_s\": %s", num(t50[id]), num(t90[id]), num(cpu[id]) > json
-			printf ", \"cpu_kdamond_s\": %s", num(kcpu[id]) > json
-			printf ", \"hot_pages\": %d, \"cold_pages\": %d, \"filler_pages\": %d", hot[id], cold[id], fill[id] > json
-			printf ", \"hot_pages_dram\": %d, \"cold_pages_dram\": %d, \"filler_moved_down\": %d", hotf[id], coldf[id], (fill0[id] > fillf[id] ? fill0[id] - fillf[id] : 0) > json
-			printf ", \"dram_free_min_mib\": %.1f, \"secs\": %s, \"ops_per_s\": %s, \"lat_p50_ns\": %s, \"lat_p99_ns\": %s", freemin[id], num(secs[id]), num(ops[id]), num(p50[id]), num(p99[id]) > json
-			for (g = 1; g <= 3; g++) {
-				grp = g == 1 ? "vmstat" : g == 2 ? "pghotd" : "damon"
-				if (!nrows[S, grp]) { if (grp == "vmstat") printf ", \"vmstat\": {}" > json; continue }
-				printf ", %s: {", jstr(grp) > json; f2 = 1
-				for (r = 1; r <= nrows[S, grp]; r++) {
-					k = id SUBSEP grp SUBSEP rows[S, grp, r]
-					if (!(k in val)) continue
-					printf "%s%s: %s", (f2 ? "" : ", "), jstr(rows[S, grp, r]), val[k] > json; f2 = 0
-				}
-				printf "}" > json
-			}
-			printf ", \"timeline\": [" > json
-			for (r = 1; r <= ntl[id]; r++) printf "%s%s", (r > 1 ? "," : ""), tl[id, r] > json
-			printf "]}" > json
-		}
-		printf "\n  }" > json
-	}
-	printf "\n}\n" > json
-}' "${files[@]}"
+	printf "META\t-\t{\"date\": %s, \"commit\": %s, \"repeats\": %s, \"host\": %s, \"wall_s\": %s, \"overrides\": %s}\n", jstr(meta["date"]), jstr(meta["commit"]), num(meta["repeats"]), jstr(meta["host"]), num(meta["wall_s"]), jstr(meta["overrides"])
+}' "${files[@]}" > "$DIR/runs.tsv"
+
+# Medians and ranges; a case's config, bench arguments, THP and kernel from
+# its first run.
+jq -n --rawfile runs "$DIR/runs.tsv" --rawfile confs "$DIR/configs.tsv" --arg order "$SHOW" --arg cases "$CASES" '
+def rows($t): $t | split("\n") | map(select(length > 0) | split("\t") | {s: .[0], c: .[1], v: (.[2] | fromjson)});
+# a figure across runs: null (never reached) sorts after every number
+def key: if . == null then infinite else . end;
+def unkey: if . == infinite then null else . end;
+def med: sort_by(key) | length as $n |
+	if $n == 0 then null
+	elif $n % 2 == 1 then .[($n - 1) / 2]
+	elif (.[$n / 2 - 1] == null or .[$n / 2] == null) then null
+	else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
+def lo: map(key) | min | unkey;
+def hi: map(key) | max | unkey;
+def figs: ["hot_coverage", "cold_promoted_fraction", "dram_access_share_mean",
+	"dram_access_share_end", "t50_s", "t90_s", "cpu_s", "cpu_kdamond_s", "workload_sys_s",
+	"workload_user_s", "promoter_cpu_s", "dram_free_min_mib", "filler_moved_down", "hot_pages",
+	"cold_pages", "filler_pages", "ops_per_s", "lat_p50_ns", "lat_p99_ns", "wall_s"];
+def stat(f): . as $ok | reduce figs[] as $k ({}; .[$k] = ($ok | map(.[$k]) | f)) +
+	reduce ("vmstat", "pghotd", "damon") as $g ({};
+		.[$g] = ([$ok[] | .[$g] // {} | keys[]] | unique) as $names |
+			reduce $names[] as $n ({}; .[$n] = ($ok | map(.[$g][$n]) | map(select(. != null)) | f)));
+rows($runs) as $r | rows($confs) as $cf |
+($r | map(select(.s == "META")) | .[0].v) as $meta |
+($r | map(select(.s != "META"))) as $all |
+($order | split(" ") | map(select(length > 0))) as $scen |
+{meta: ($meta + {kernel: ($cf | map(.v.kernel) | map(select(. != "")) | .[0]),
+	cases: ($cases | split(" ") | map(select(. as $c | $all | any(.c == $c))))}),
+ scenarios: (reduce $scen[] as $s ({};
+	($all | map(select(.s == $s))) as $sr |
+	($sr | map(select(.c == "numab0") | .v | select(.error | not) | .workload_sys_s) | med) as $base |
+	.[$s] = {
+		bench: ($cf | map(select(.s == $s)) | .[0].v.bench),
+		thp: ($cf | map(select(.s == $s)) | .[0].v.thp),
+		cases: (reduce ($cases | split(" ") | map(select(. as $c | $sr | any(.c == $c))))[] as $c ({};
+			($sr | map(select(.c == $c) | .v) | sort_by(.repeat) | map(
+				if .error then . else
+				.promoter_cpu_s = (if $c == "numab2" then
+					(if $base != null and .workload_sys_s != null then
+						(.workload_sys_s - $base) * 100 | round / 100 else null end)
+					elif $c == "numab0" then null else .cpu_s end) end)) as $reps |
+			($reps | map(select(.error | not))) as $ok |
+			.[$c] = (($cf | map(select(.s == $s and .c == $c)) | .[0].v.config) as $conf |
+				{config: $conf, runs: ($reps | length), failed: (($reps | length) - ($ok | length)),
+				 median: ($ok | stat(med)), min: ($ok | stat(lo)), max: ($ok | stat(hi)),
+				 repeats: $reps})))}))}' > "$DIR/results.json.tmp"
+mv "$DIR/results.json.tmp" "$DIR/results.json"
+rm -f "$DIR/runs.tsv" "$DIR/configs.tsv"
 echo "results: $DIR/results.json" >&2

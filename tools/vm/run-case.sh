@@ -1,21 +1,31 @@
 #!/bin/bash
 # Boot the test-bed guest for one case of one scenario and collect its result.
-#   tools/vm/run-case.sh SCENARIO CASE [OUTDIR]       (OUTDIR default build/demo)
-# Writes OUTDIR/SCENARIO-CASE.log (the whole serial console) and, on success,
-# OUTDIR/SCENARIO-CASE.res (the lines between the result markers). Exit 0 ok,
-# 1 the case failed (reason and the console tail on stderr), 77 no kernel.
+#   tools/vm/run-case.sh SCENARIO CASE [OUTDIR [REPEAT]]  (OUTDIR default build/demo)
+# Writes OUTDIR/NAME.log (the whole serial console) and, on success,
+# OUTDIR/NAME.res (the lines between the result markers), or OUTDIR/NAME.fail
+# (why not); NAME is SCENARIO-CASE, or SCENARIO-CASE.rREPEAT when REPEAT (the
+# number of this run of the case, 1..) is given. Exit 0 ok, 1 the case failed
+# (reason and the console tail on stderr), 77 no kernel.
 # Environment: PGHOT_CACHE (kernel cache), PGHOT_VM_* (see scenarios.sh),
 # PGHOT_VM_TIMEOUT (seconds for the whole boot; default SECS + 150),
-# PGHOT_VM_INITRD (a prebuilt base initramfs; default: built here).
+# PGHOT_VM_INITRD (a prebuilt base initramfs; default: built here),
+# PGHOT_VM_LOCK (a lock file held while the guest runs, for machines whose
+# users share a lock for QEMU, e.g. /tmp/pghot-vm.lock; the wait for it is
+# not part of the timeout).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tools/vm/scenarios.sh"
-SCENARIO=${1:?usage: run-case.sh SCENARIO CASE [OUTDIR]}
-CASE=${2:?usage: run-case.sh SCENARIO CASE [OUTDIR]}
+SCENARIO=${1:?usage: run-case.sh SCENARIO CASE [OUTDIR [REPEAT]]}
+CASE=${2:?usage: run-case.sh SCENARIO CASE [OUTDIR [REPEAT]]}
 OUT=${3:-$ROOT/build/demo}
+REPEAT=${4:-}
+case $REPEAT in
+''|[1-9]|[1-9][0-9]) ;;
+*) echo "run-case: REPEAT '$REPEAT': want a number in 1..99" >&2; exit 2 ;;
+esac
 mkdir -p "$OUT"
 scenario_env "$SCENARIO" "$CASE" || exit 2
-NAME=$SCENARIO-$CASE
+NAME=$SCENARIO-$CASE${REPEAT:+.r$REPEAT}
 LOG=$OUT/$NAME.log
 RES=$OUT/$NAME.res
 rm -f "$LOG" "$RES" "$OUT/$NAME.fail"
@@ -46,7 +56,8 @@ fi
 mkdir -p "$W/case/etc/pghot"
 {
 	for v in SCENARIO CASE SECS THP DEMOTION BENCH_ARGS DAMON_SAMPLE_US DAMON_AGGR_US \
-		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_HOT_QUOTA_MIBPS DAMON_YOUNG_FILTER DAMON_COLD DAMON_COLD_MIN_AGE DAMON_COLD_QUOTA_MIBPS; do
+		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_HOT_QUOTA_MIBPS DAMON_YOUNG_FILTER DAMON_COLD DAMON_COLD_MIN_AGE DAMON_COLD_QUOTA_MIBPS \
+		PIN_BENCH TLB_FLUSH_MS; do
 		printf "%s='%s'\n" "$v" "${!v}"
 	done
 } > "$W/case/etc/pghot/case.env"
@@ -57,13 +68,14 @@ fi
 cat "$BASE" "$W/case.cpio.gz" > "$W/initrd.gz"
 
 TIMEOUT=${PGHOT_VM_TIMEOUT:-$((SECS + 150))}
+LOCK=${PGHOT_VM_LOCK:+flock $PGHOT_VM_LOCK}
 boot() {
-	echo "== $NAME: booting (${DRAM_MB} MiB DRAM node 0, ${CXL_MB} MiB CXL node 1, ${SECS} s, timeout ${TIMEOUT} s)" >&2
-	start=$(date +%s)
+	echo "== $NAME: booting (${DRAM_MB} MiB DRAM node 0, ${CXL_MB} MiB CXL node 1, ${SECS} s, timeout ${TIMEOUT} s${LOCK:+, once $PGHOT_VM_LOCK is free})" >&2
+	start=
 	rm -f "$LOG"
 	# TCG: KVM hangs on these machines. HMAT puts the CPU-less node 1 in a lower
 	# memory tier (memory_tier54 vs memory_tier4 for node 0).
-	timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 \
+	$LOCK timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 \
 		-accel tcg -cpu max -smp 2 -m $((DRAM_MB + CXL_MB))M -machine hmat=on \
 		-object memory-backend-ram,id=m0,size=${DRAM_MB}M \
 		-object memory-backend-ram,id=m1,size=${CXL_MB}M \
@@ -82,6 +94,8 @@ boot() {
 	local last=0 n
 	while kill -0 $QPID 2>/dev/null; do
 		sleep 2
+		# the guest's time starts when QEMU opens the console log
+		[ -z "$start" ] && [ -e "$LOG" ] && start=$(($(date +%s) - 1))
 		n=$(grep -c '^bench.tl' "$LOG" 2>/dev/null || true)
 		if [ "${n:-0}" -gt "$last" ] && [ $((n / 10)) -gt $((last / 10)) ]; then
 			grep '^bench.tl' "$LOG" | tail -n1 | tr -d '\r' |
@@ -94,7 +108,7 @@ boot() {
 	qrc=0
 	wait $QPID || qrc=$?
 	QPID=
-	elapsed=$(($(date +%s) - start))
+	elapsed=$(($(date +%s) - ${start:-$(date +%s)}))
 }
 # Multi-threaded TCG now and then crashes the guest kernel while it patches its
 # own text at boot (an int3 oops before /init runs): boot again, twice at most.
@@ -109,6 +123,8 @@ if grep -q '^@@PGHOT-RESULT-END status=ok' "$W/console"; then
 	sed -n '/^@@PGHOT-RESULT-BEGIN/,/^@@PGHOT-RESULT-END/p' "$W/console" |
 		grep -v '^@@' > "$RES.tmp"
 	echo "case.wall_s=$elapsed" >> "$RES.tmp"
+	echo "case.repeat=${REPEAT:-1}" >> "$RES.tmp"
+	[ "$CASE" = pghotd ] && echo "case.pghotd_conf_file=${PGHOTD_CONF#$ROOT/}" >> "$RES.tmp"
 	mv "$RES.tmp" "$RES"
 	echo "== $NAME: ok in ${elapsed} s" >&2
 	exit 0

@@ -11,6 +11,10 @@
  * with nodes=NULL ("bench.placed" once before the wait, the baseline of what
  * moved). The hot set is what the workload accesses; cold is the
  * rest of the area. The filler is sampled (at most 16384 pages per query).
+ * Each of those lines also carries dram_share, the share of the workload's
+ * accesses that land on --fast-node: the sum of the per-page weights the
+ * workload gave (bench_run.weight) over the pages there, divided by the sum
+ * over the whole area.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -121,7 +126,8 @@ int bench_area_alloc(struct bench_run *run, size_t bytes)
 	run->area_bytes = bytes;
 	run->nr_pages = bytes / BENCH_PAGE;
 	run->class = calloc(run->nr_pages, 1);
-	if (!run->class) {
+	run->weight = calloc(run->nr_pages, sizeof(*run->weight));
+	if (!run->class || !run->weight) {
 		fprintf(stderr, "pghot bench: out of memory\n");
 		return -1;
 	}
@@ -157,11 +163,13 @@ static int nr_nodes(void)
 	return n ? n : 1;
 }
 
-/* Where the pages are: counts per node for hot, cold and filler. */
+/* Where the pages are: counts per node for hot, cold and filler, and the
+ * share of the workload's accesses that land on the fast node. */
 struct placement {
 	uint64_t hot[BENCH_MAX_NODES + 1];	/* last slot: not present / error */
 	uint64_t cold[BENCH_MAX_NODES + 1];
 	uint64_t fill[BENCH_MAX_NODES + 1];
+	double dram_share;			/* 0..1 */
 };
 
 struct placer {
@@ -170,6 +178,7 @@ struct placer {
 	size_t n_area;
 	size_t n_fill;
 	size_t fill_stride;
+	double weight_sum;			/* of run->weight[] */
 };
 
 static int placer_init(struct placer *pl, const struct bench_run *run)
@@ -183,8 +192,10 @@ static int placer_init(struct placer *pl, const struct bench_run *run)
 	pl->status = calloc(pl->n_area + pl->n_fill, sizeof(*pl->status));
 	if (!pl->pages || !pl->status)
 		return -1;
-	for (size_t i = 0; i < pl->n_area; i++)
+	for (size_t i = 0; i < pl->n_area; i++) {
 		pl->pages[i] = run->area + i * BENCH_PAGE;
+		pl->weight_sum += run->weight[i];
+	}
 	for (size_t i = 0; i < pl->n_fill; i++)
 		pl->pages[pl->n_area + i] = run->filler + i * pl->fill_stride * BENCH_PAGE;
 	return 0;
@@ -193,6 +204,7 @@ static int placer_init(struct placer *pl, const struct bench_run *run)
 static void placer_query(struct placer *pl, const struct bench_run *run, struct placement *out)
 {
 	size_t n = pl->n_area + pl->n_fill;
+	double on_fast = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (move_pages(0, n, pl->pages, NULL, pl->status, 0) < 0) {
@@ -209,7 +221,10 @@ static void placer_query(struct placer *pl, const struct bench_run *run, struct 
 			out->hot[slot]++;
 		else
 			out->cold[slot]++;
+		if (i < pl->n_area && s == run->o->fast_node)
+			on_fast += run->weight[i];
 	}
+	out->dram_share = pl->weight_sum > 0 ? on_fast / pl->weight_sum : 0;
 }
 
 static void print_counts(const char *name, const uint64_t *c, int nn)
@@ -227,7 +242,7 @@ static void print_placement(const char *tag, double t, uint64_t ops, const struc
 	print_counts("fill", p->fill, nn);
 	for (int i = 0; i < nn; i++)
 		printf(" free_n%d_kb=%ld", i, node_free_kb(i));
-	printf("\n");
+	printf(" dram_share=%.4f\n", p->dram_share);
 	fflush(stdout);
 }
 
@@ -259,7 +274,24 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void print_result(const struct bench_run *run, uint64_t ops, double secs)
+/* CPU time of this process (every thread) in seconds: user, system. */
+static void cpu_times(double *user_s, double *sys_s)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru)) {
+		*user_s = *sys_s = 0;
+		return;
+	}
+	*user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* user_s and sys_s: CPU time of the measured run (from the start signal to
+ * the end), the workers' and the timeline queries'; NUMA balancing charges
+ * its PTE scanning and hint faults to the workload's system time. */
+static void print_result(const struct bench_run *run, uint64_t ops, double secs, double user_s,
+			 double sys_s)
 {
 	size_t n = 0, k = 0;
 	double sum = 0;
@@ -285,10 +317,10 @@ static void print_result(const struct bench_run *run, uint64_t ops, double secs)
 		qsort(all, n, sizeof(*all), cmp_u32);
 #define PCT(p) (all && n ? all[(size_t)((double)(n - 1) * (p))] : 0u)
 	printf("bench.result workload=%s ops=%llu secs=%.3f ops_per_s=%.0f lat_samples=%llu"
-	       " lat_avg_ns=%.0f lat_p50_ns=%u lat_p99_ns=%u lat_p999_ns=%u\n",
+	       " lat_avg_ns=%.0f lat_p50_ns=%u lat_p99_ns=%u lat_p999_ns=%u user_s=%.2f sys_s=%.2f\n",
 	       run->wl->name, (unsigned long long)ops, secs, secs > 0 ? (double)ops / secs : 0.0,
 	       (unsigned long long)seen, seen ? sum / (double)seen : 0.0,
-	       PCT(0.50), PCT(0.99), PCT(0.999));
+	       PCT(0.50), PCT(0.99), PCT(0.999), user_s, sys_s);
 #undef PCT
 	free(all);
 }
@@ -314,7 +346,7 @@ static int run_bench(struct bench_run *run)
 	sigset_t set;
 	uint64_t t0, next, ops = 0;
 	int nn = nr_nodes(), sig, err = 0;
-	double secs;
+	double secs, user0, sys0, user1, sys1;
 
 	if (o->filler_leave_mib >= 0) {
 		long free_kb = node_free_kb(o->fast_node);
@@ -379,6 +411,7 @@ static int run_bench(struct bench_run *run)
 
 	placer_query(&pl, run, &p);
 	print_placement("tl", 0.0, 0, &p, nn);
+	cpu_times(&user0, &sys0);
 	t0 = bench_now_ns();
 	for (int i = 0; i < o->threads; i++) {
 		int rc = pthread_create(&tids[i], NULL, worker, &run->thr[i]);
@@ -425,10 +458,11 @@ static int run_bench(struct bench_run *run)
 	for (int i = 0; i < o->threads; i++)
 		pthread_join(tids[i], NULL);
 	secs = (double)(bench_now_ns() - t0) / 1e9;
+	cpu_times(&user1, &sys1);
 	ops = total_ops(run);
 	placer_query(&pl, run, &p);
 	print_placement("final", secs, ops, &p, nn);
-	print_result(run, ops, secs);
+	print_result(run, ops, secs, user1 - user0, sys1 - sys0);
 	if (run->wl->teardown)
 		run->wl->teardown(run);
 	for (int i = 0; i < o->threads; i++)
@@ -438,6 +472,7 @@ static int run_bench(struct bench_run *run)
 	free(pl.pages);
 	free(pl.status);
 	free(run->class);
+	free(run->weight);
 	munmap(run->area, run->area_bytes);
 	if (run->filler)
 		munmap(run->filler, run->filler_bytes);

@@ -80,8 +80,8 @@ struct bench_thread {
 
 struct bench_workload {
 	const char *name;
-	/* Lay out memory: set run->area_bytes before bench_place(), then mark
-	 * run->class[] after it. Return 0 or -1 (message printed). */
+	/* Lay out memory with bench_area_alloc(), then mark run->class[] and
+	 * fill run->weight[]. Return 0 or -1 (message printed). */
 	int (*setup)(struct bench_run *run);
 	/* Do up to n operations; sampled latencies through bench_lat_add(). */
 	void (*work)(struct bench_thread *t, uint64_t n);
@@ -96,6 +96,11 @@ struct bench_run {
 	size_t area_bytes;
 	size_t nr_pages;
 	uint8_t *class;			/* enum bench_class per page of area */
+	/* The workload's access distribution: page i of the area gets weight[i]
+	 * of the accesses (any unit, > 0 on every page it touches, 0 on the
+	 * pages it never touches). The DRAM access share of a timeline point is
+	 * the weight on --fast-node over the total. */
+	double *weight;
 	char *filler;
 	size_t filler_bytes;
 	void *wl_priv;			/* workload's shared state */
@@ -119,8 +124,9 @@ void bench_lat_add(struct bench_thread *t, uint64_t ns);
  * pages may move. Returns NULL with a message on failure. */
 char *bench_alloc_on(size_t len, int node, int thp);
 /* The tracked area: bytes rounded up to pages, the first dram_pct % on
- * fast_node and the rest on node; sets area, area_bytes, nr_pages and a zeroed
- * class[] (all cold). Returns 0 or -1 (message printed). */
+ * fast_node and the rest on node; sets area, area_bytes, nr_pages, a zeroed
+ * class[] (all cold) and a zeroed weight[] (never accessed). Returns 0 or -1
+ * (message printed). */
 int bench_area_alloc(struct bench_run *run, size_t bytes);
 
 extern const struct bench_workload bench_micro;

@@ -11,7 +11,8 @@
  * keys) or zipfian over all keys (seed 004: YCSB). The hot set is the pages
  * of the keys read (uniform) or of the most popular keys that take --hot-mass
  * of the GETs (zipf); the rest of the area is cold. The index is placed like
- * the area but is not tracked.
+ * the area but is not tracked. Each page's weight (for the DRAM access share)
+ * is the popularity of the keys on it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -60,6 +61,24 @@ static uint64_t zipf_next(const struct kv *kv, uint64_t *rng)
 	if (uz < 1.0 + pow(0.5, kv->theta))
 		return 1;
 	return (uint64_t)((double)kv->nkeys * pow(kv->eta * u - kv->eta + 1.0, kv->alpha)) % kv->nkeys;
+}
+
+/*
+ * Each page's share of the GETs: the sum of the popularity of the keys on
+ * it. Zipf: key k (rank k + 1) has 1 / (k + 1)^theta / zeta(n, theta), the
+ * distribution zipf_next() draws from (YCSB's generator is exact for the
+ * first two ranks and approximates the rest); uniform: 1 for each key read.
+ */
+static void kv_weigh(struct bench_run *run, const struct kv *kv)
+{
+	const struct bench_opts *o = run->o;
+
+	for (uint64_t k = 0; k < kv->nkeys; k++) {
+		double w = o->zipf ? 1.0 / pow((double)(k + 1), kv->theta) / kv->zetan :
+				     k < kv->read_keys ? 1.0 : 0.0;
+
+		run->weight[kv->slot_of[k] * o->value_bytes / BENCH_PAGE] += w;
+	}
 }
 
 static int kv_setup(struct bench_run *run)
@@ -139,6 +158,7 @@ static int kv_setup(struct bench_run *run)
 	}
 	for (uint64_t k = 0; k < hot_keys; k++)
 		run->class[kv->slot_of[k] * o->value_bytes / BENCH_PAGE] = BENCH_HOT;
+	kv_weigh(run, kv);
 	fprintf(stderr, "pghot bench kv: %llu keys, %llu hot keys, index %zu KiB\n",
 		(unsigned long long)n, (unsigned long long)hot_keys,
 		(size_t)((kv->index_mask + 1) * sizeof(*kv->index)) >> 10);

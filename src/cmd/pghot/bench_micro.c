@@ -51,8 +51,11 @@ static int micro_setup(struct bench_run *run)
 		m->region_pages = m->hot_pages;
 	m->nr_regions = (m->hot_pages + m->region_pages - 1) / m->region_pages;
 	m->batch = o->batch ? o->batch : m->region_pages;
-	for (size_t i = 0; i < m->hot_pages; i++)
+	/* every hot page is equally likely: one random page per access */
+	for (size_t i = 0; i < m->hot_pages; i++) {
 		run->class[m->hot_first + i] = BENCH_HOT;
+		run->weight[m->hot_first + i] = 1.0;
+	}
 	run->wl_priv = m;
 	return 0;
 }

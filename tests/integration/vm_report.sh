@@ -1,0 +1,132 @@
+#!/bin/bash
+# The test bed's report chain on made-up runs (no VM): tools/vm/report.sh
+# turns .res/.fail files into results.json with the right medians, ranges,
+# DRAM access share means and numab2's promoter CPU; tools/vm/tables.sh
+# prints them and rewrites only the generated blocks of a Markdown file, and
+# refuses a block without its end line, changing nothing; tools/vm/plots.sh
+# draws a PNG when gnuplot is there.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+command -v jq >/dev/null || { echo "jq missing (scripts/install-deps vm)"; exit 77; }
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+nfail=0
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+ok() { echo "ok: $*"; }
+check() {	# WHAT JQ-EXPR WANT
+	local got
+	got=$(jq -c "$2" "$T/results.json" 2>&1)
+	[ "$got" = "$3" ] && ok "$1: $got" || fail "$1: got $got, want $3"
+}
+
+# run SCENARIO CASE REPEAT HOT_AT_END SHARES SYS [EXTRA...]: a .res of 4 hot
+# and 4 cold pages whose timeline (t = 0, 1, 2, ...) has the DRAM access
+# shares SHARES (comma-separated) and HOT_AT_END hot pages on DRAM at the end
+run() {
+	local s=$1 c=$2 r=$3 h=$4 shares=$5 sys=$6 f t=0 x
+	shift 6
+	f=$T/$s-$c.r$r.res
+	{
+		echo "case.scenario=$s"
+		echo "case.case=$c"
+		echo "case.kernel=6.12.0-test"
+		echo "case.bench=micro --size 1 -d 2"
+		echo "case.thp=always madvise [never]"
+		echo "case.numa_balancing=0"
+		echo "case.demotion_enabled=false"
+		echo "bench.placed t=0.000 ops=0 hot_n0=0 hot_n1=4 cold_n0=1 cold_n1=3 fill_n0=0 free_n0_kb=2048 dram_share=0.0000"
+		echo "bench.ready pid=1 workload=micro hot_pages=4 cold_pages=4 filler_pages=0"
+		for x in ${shares//,/ }; do
+			[ $t -gt 0 ] && last=final || last=tl
+			echo "bench.tl t=$t.000 ops=0 hot_n0=$((t < h ? t : h)) cold_n0=1 fill_n0=0 free_n0_kb=$((1024 + t * 1024)) dram_share=$x"
+			t=$((t + 1))
+		done
+		echo "bench.final t=$((t - 1)).000 ops=0 hot_n0=$h cold_n0=2 fill_n0=0 free_n0_kb=4096 dram_share=$x"
+		echo "bench.result workload=micro ops=100 secs=2.000 ops_per_s=50 lat_p50_ns=100 lat_p99_ns=200 user_s=1.00 sys_s=$sys"
+		echo "vmstat.pgmigrate_success=$((r * 10))"
+		for x in "$@"; do echo "$x"; done
+		echo "case.wall_s=10"
+		echo "case.repeat=$r"
+	} > "$f"
+}
+# promote: numab0 sys 1.0/2.0/3.0 (median 2.0); numab2 sys 2.5, 4.0, 3.0
+run promote numab0 1 0 0,0,0 1.00
+run promote numab0 2 0 0,0,0 3.00
+run promote numab0 3 0 0,0,0 2.00
+run promote numab2 1 4 0,1,1 2.50
+run promote numab2 2 4 0,0.5,1 4.00
+run promote numab2 3 2 0,0,0.5 3.00
+run promote pghotd 1 3 0,0.5,0.75 0.50 cpu_ticks=250 cpu_kdamond_ticks=50 \
+	"pghotd.conf: [engine]" "pghotd.conf: promote_rate_limit_MBps = 256  # not the default" \
+	"pghotd.pghot_pgpromote_success=3" case.pghotd_conf_file=tools/vm/pghotd-promote.conf
+echo "guest did not finish within 210 s (killed)" > "$T/promote-pghotd.r2.fail"
+# a scenario whose name holds a dash, and one not asked for
+run kv-scatter damon 1 4 0.2,0.4,0.6 0.10 cpu_ticks=100 cpu_kdamond_ticks=100 \
+	"damon.kdamond0=node1 [0,1) migrate_hot->0" damon.k0_nr_tried=7
+run kv damon 1 4 0.9,0.9 0.10
+printf 'date=2026-12-01T10:00Z\ncommit=abc1234\nrepeats=3\nhost=2 cores, QEMU TCG\nwall_s=99\n' > "$T/run.env"
+
+"$ROOT/tools/vm/report.sh" "$T" promote kv-scatter 2>"$T/err" || fail "report.sh failed: $(cat "$T/err")"
+check "scenarios named, in order" '.scenarios | keys_unsorted' '["promote","kv-scatter"]'
+check "cases in the test bed's order" '.scenarios.promote.cases | keys_unsorted' '["numab0","numab2","pghotd"]'
+check "meta" '.meta | [.date, .commit, .repeats, .kernel]' '["2026-12-01T10:00Z","abc1234",3,"6.12.0-test"]'
+check "THP from the guest" '.scenarios.promote.thp' '"never"'
+check "share mean (trapezoids) per run" '[.scenarios.promote.cases.numab2.repeats[].dram_access_share_mean]' '[0.75,0.5,0.125]'
+check "share median and range" '.scenarios.promote.cases.numab2 | [.median.dram_access_share_mean, .min.dram_access_share_mean, .max.dram_access_share_mean]' '[0.5,0.125,0.75]'
+check "share at the end" '.scenarios.promote.cases.numab2.median.dram_access_share_end' '1'
+check "coverage median" '.scenarios.promote.cases.numab2.median.hot_coverage' '1'
+check "t90 never counts as latest" '.scenarios.promote.cases.numab2 | [.median.t90_s, .max.t90_s, .min.t90_s]' '[2,null,2]'
+check "numab2 promoter CPU: sys above numab0 median" '[.scenarios.promote.cases.numab2.repeats[].promoter_cpu_s]' '[0.5,2,1]'
+check "numab0 has no promoter CPU" '.scenarios.promote.cases.numab0.median.promoter_cpu_s' 'null'
+check "pghotd CPU from ticks" '.scenarios.promote.cases.pghotd.median | [.cpu_s, .cpu_kdamond_s, .promoter_cpu_s]' '[2.5,0.5,2.5]'
+check "a failed run is kept and not in the median" '.scenarios.promote.cases.pghotd | [.runs, .failed, .repeats[1].error]' '[2,1,"guest did not finish within 210 s (killed)"]'
+check "pghotd config without comments" '.scenarios.promote.cases.pghotd.config | [.pghotd_conf, .pghotd_conf_file]' '[["[engine]","promote_rate_limit_MBps = 256"],"tools/vm/pghotd-promote.conf"]'
+check "counters' medians" '.scenarios.promote.cases.numab0.median.vmstat.pgmigrate_success' '20'
+check "cold moved up from the placed baseline" '.scenarios.promote.cases.numab0.median.cold_promoted_fraction' '0.25'
+check "timeline carries the share" '.scenarios["kv-scatter"].cases.damon.repeats[0].timeline[2]' '[2,2,1,0.6]'
+check "kernel DAMON config and counters" '.scenarios["kv-scatter"].cases.damon | [.config.damon, .median.damon.k0_nr_tried]' '[["kdamond0=node1 [0,1) migrate_hot->0"],7]'
+
+"$ROOT/tools/vm/tables.sh" --text "$T/results.json" > "$T/text" 2>"$T/err" || fail "tables --text failed: $(cat "$T/err")"
+grep -qE '^DRAM access share, mean over the run +0\.0% +50\.0% \(12\.5–75\.0\)' "$T/text" &&
+	ok "text table: median with range" || fail "text table: $(grep -m1 'DRAM access share, mean' "$T/text")"
+grep -q 'pghotd run 2: FAILED: guest did not finish' "$T/text" && ok "text table names the failed run" ||
+	fail "text table does not name the failed run"
+
+printf 'before\n<!-- generated by tools/vm/tables.sh from results.json: begin summary -->\nold\n<!-- generated by tools/vm/tables.sh: end summary -->\nbetween\n<!-- generated by tools/vm/tables.sh from results.json: begin config -->\n<!-- generated by tools/vm/tables.sh: end config -->\nafter\n' > "$T/doc.md"
+"$ROOT/tools/vm/tables.sh" --update "$T/doc.md" --from "$T/results.json" 2>"$T/err" || fail "tables --update failed: $(cat "$T/err")"
+if grep -qx old "$T/doc.md"; then fail "--update kept the old block"; else ok "--update replaced the old block"; fi
+for l in before between after; do
+	grep -qx "$l" "$T/doc.md" && ok "--update kept '$l'" || fail "--update lost '$l'"
+done
+grep -q '^| promote | DRAM access share, mean | 0.0% | 50.0% (12.5–75.0) | not run | 43.8% |$' "$T/doc.md" &&
+	ok "summary row" || fail "summary row: $(grep -m1 '| promote | DRAM access share, mean' "$T/doc.md")"
+grep -q 'commit abc1234, kernel 6.12.0-test' "$T/doc.md" && ok "block says commit and kernel" || fail "no commit/kernel"
+grep -q 'promote_rate_limit_MBps = 256' "$T/doc.md" && ok "config block names the rate limit" || fail "config block without the pghotd config"
+cp "$T/doc.md" "$T/doc.before"
+"$ROOT/tools/vm/tables.sh" --update "$T/doc.md" --from "$T/results.json" 2>"$T/err"
+cmp -s "$T/doc.md" "$T/doc.before" && grep -q unchanged "$T/err" && ok "second --update: unchanged" ||
+	fail "second --update changed the file"
+printf '<!-- generated by tools/vm/tables.sh from results.json: begin details -->\nkeep me\n' > "$T/bad.md"
+cp "$T/bad.md" "$T/bad.before"
+if "$ROOT/tools/vm/tables.sh" --update "$T/bad.md" --from "$T/results.json" 2>"$T/err"; then
+	fail "--update accepted a block without an end line"
+elif ! grep -q "block 'details' has no end line" "$T/err"; then
+	fail "--update: unclear message: $(cat "$T/err")"
+elif ! cmp -s "$T/bad.md" "$T/bad.before"; then
+	fail "--update changed a file it refused"
+else
+	ok "--update refuses a block without an end line: $(cat "$T/err")"
+fi
+
+# without names: every scenario found, in the test bed's order
+"$ROOT/tools/vm/report.sh" "$T" 2>"$T/err" || fail "report.sh without names failed: $(cat "$T/err")"
+check "every scenario found, in scenarios.sh's order" '.scenarios | keys_unsorted' '["promote","kv","kv-scatter"]'
+
+if command -v gnuplot >/dev/null; then
+	"$ROOT/tools/vm/plots.sh" "$T/results.json" "$T" promote 2>"$T/err" || fail "plots.sh failed: $(cat "$T/err")"
+	[ "$(head -c 8 "$T/promote.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] &&
+		ok "plots.sh drew promote.png" || fail "promote.png is not a PNG"
+else
+	ok "gnuplot not installed: picture not checked"
+fi
+[ $nfail = 0 ] || { echo "$nfail failed"; exit 1; }
+exit 0
