@@ -2,7 +2,7 @@
 /*
  * damos_mode: pghotd's kdamonds in the DAMOS offload mode. open() writes the
  * plan (damos_plan.c decides it) through the DAMON admin layer; a worker
- * thread then runs a tick every quota window (quota_reset_ms):
+ * thread then runs a tick every feed_interval_ms:
  *   1. a new plan (damos_mode_update()) or target set is written and
  *      committed online;
  *   2. a kdamond that should run and stopped (a vaddr one whose targets all
@@ -418,11 +418,7 @@ static int run_tick(struct damos_mode *m, const struct damos_plan *next, const p
 
 static uint64_t tick_ms(const struct damos_plan *p)
 {
-	for (size_t k = 0; k < p->nr_kdamonds; k++)
-		for (size_t i = 0; i < p->kd[k].nr_schemes; i++)
-			if (p->kd[k].schemes[i].on)
-				return p->kd[k].schemes[i].sc.quota.reset_interval_ms;
-	return 1000;
+	return p->feed_interval_ms;
 }
 
 static void tick_failed(struct damos_mode *m, int err)

@@ -5,8 +5,8 @@
  * checks before every call that they are still pghotd's own), writes the
  * plan (damos_plan.h decides what), and keeps it running: a worker thread
  * feeds the user_input goals with the top-tier node's measured use (kernels
- * before 6.16), reads the schemes' stats into promotion and demotion
- * counters, commits config changes online, applies target changes (vaddr)
+ * before 6.16) every feed_interval_ms, reads the schemes' stats into
+ * promotion and demotion counters, commits config changes online, applies target changes (vaddr)
  * and turns a kdamond on again that stopped by itself. The calls that hand
  * a command to a kdamond (commit, commit_schemes_quota_goals,
  * update_schemes_stats) block for one or two aggregation intervals, so the

@@ -31,6 +31,7 @@ void damos_cfg_default(struct damos_cfg *c)
 	c->max_nr_regions = 1000;
 	c->apply_interval_ms = 1000;
 	c->quota_reset_ms = 1000;
+	c->feed_interval_ms = 1000;
 	c->promote_MBps = 200;
 	c->demote_MBps = 200;
 	c->hot_min_access_pct = 5;
@@ -289,7 +290,7 @@ static void describe_goals(struct damos_plan *p, const struct damos_cfg *c,
 		line(p, "damos: goals %s: user_input, measured by pghotd from node %d's meminfo "
 		     "and committed every %" PRIu64 " ms (the kernel's node_mem_used_bp/"
 		     "node_mem_free_bp need Linux 6.16: quotas/goals/<G>/nid is missing)",
-		     what, top, c->quota_reset_ms);
+		     what, top, c->feed_interval_ms);
 		break;
 	case DAMOS_GOALS_NONE:
 		if (!c->top_used_goal_bp && !c->top_free_goal_bp)
@@ -350,15 +351,18 @@ int damos_plan_build(const struct damos_cfg *c, const struct damon_layout *l,
 			      "damos: need a top-tier node and 1..%d lower-tier nodes",
 			      DAMOS_MAX_LOWER);
 	if (!c->sample_us || c->aggr_us < c->sample_us || c->min_nr_regions < 3 ||
-	    c->min_nr_regions > c->max_nr_regions || !c->quota_reset_ms)
+	    c->min_nr_regions > c->max_nr_regions || !c->quota_reset_ms ||
+	    !c->feed_interval_ms)
 		return refuse(errbuf, errlen, -EINVAL,
 			      "damos: bad settings: need 0 < sample_us <= aggr_us, 3 <= "
-			      "min_nr_regions <= max_nr_regions, quota_reset_ms > 0");
+			      "min_nr_regions <= max_nr_regions, quota_reset_ms and "
+			      "feed_interval_ms > 0");
 	err = check_kernel(c, l, errbuf, errlen);
 	if (err)
 		return err;
 	p.ops = c->ops == DAMOS_CFG_VADDR ? DAMON_OPS_VADDR : DAMON_OPS_PADDR;
 	p.goals = goal_mode(c, l);
+	p.feed_interval_ms = c->feed_interval_ms;
 	if (p.ops == DAMON_OPS_VADDR) {
 		p.nr_kdamonds = 1;
 		make_attrs(&p.kd[0].attrs, c, l, p.ops);

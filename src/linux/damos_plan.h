@@ -57,8 +57,11 @@ struct damos_cfg {
 					 * this share of access events, bp; 0 off */
 	uint64_t apply_interval_ms;	/* schemes applied every ms; 0: every
 					 * aggregation */
-	uint64_t quota_reset_ms;	/* quota window; also how often pghotd
-					 * feeds goals and reads stats */
+	uint64_t quota_reset_ms;	/* quota window, ms: DAMON recomputes
+					 * the effective quota once a window */
+	uint64_t feed_interval_ms;	/* how often pghotd measures the top
+					 * node, feeds user_input goals and reads
+					 * the schemes' stats */
 	uint64_t promote_MBps;		/* migrate_hot size quota, MiB/s; 0: no
 					 * promotion scheme */
 	uint64_t promote_quota_ms;	/* its time quota per window; 0 none */
@@ -137,6 +140,7 @@ struct damos_plan {
 	unsigned int ops;		/* DAMON_OPS_PADDR or DAMON_OPS_VADDR */
 	enum damos_goal_mode goals;
 	size_t nr_kdamonds;		/* paddr 2 (promote, demote), vaddr 1 */
+	uint64_t feed_interval_ms;	/* the worker's tick */
 	struct damos_plan_kdamond kd[DAMOS_PLAN_MAX_KDAMONDS];
 	/* the mode and every feature it cannot use, with the reason */
 	char lines[DAMOS_PLAN_MAX_LINES][DAMOS_PLAN_LINE_LEN];

@@ -11,7 +11,7 @@
  * in use by someone else, no DAMON), the user_input goal feedback, the
  * counters from scheme stats (over a kdamond restart too), online commits
  * on reload, a takeover by another tool, and clean-up (at exit and after a
- * crash). The worker's own ticks are an hour apart (quota_reset_ms): every
+ * crash). The worker's own ticks are an hour apart (feed_interval_ms): every
  * tick here is asked with damos_mode_sync(). Nothing touches the real /sys.
  */
 /* Paths here are short temporary folders; truncation cannot happen. */
@@ -161,7 +161,7 @@ static int dm_config(struct dm *m, struct pghotd_config *c, const char *extra)
 	snprintf(text, sizeof(text),
 		 "[system]\nexecution = damos\nsysfs_root = %s\nprocfs_root = %s\nrun_dir = %s\n"
 		 "[stats]\nsocket = %s/../pghotd.sock\nprometheus_file = %s\n"
-		 "[damos]\nquota_reset_ms = " HOUR_MS "\n%s",
+		 "[damos]\nfeed_interval_ms = " HOUR_MS "\n%s",
 		 m->k->root, m->k->proc, m->k->run, m->k->root, m->prom, extra);
 	cfg_init(c);
 	r = cfg_parse_string(c, text, strlen(text), "t.conf", err, sizeof(err));
@@ -256,9 +256,9 @@ static void check_paddr_kdamonds(struct fk *k)
 	assert_string_equal(KGET(k, b, S0 "/access_pattern/nr_accesses/max"), "4294967295");
 	assert_string_equal(KGET(k, b, S0 "/access_pattern/sz/min"), "4096");
 	assert_string_equal(KGET(k, b, S0 "/apply_interval_us"), "1000000");
-	/* 200 MiB/s over an hour's window */
-	assert_string_equal(KGET(k, b, S0 "/quotas/bytes"), "754974720000");
-	assert_string_equal(KGET(k, b, S0 "/quotas/reset_interval_ms"), HOUR_MS);
+	/* 200 MiB a second */
+	assert_string_equal(KGET(k, b, S0 "/quotas/bytes"), "209715200");
+	assert_string_equal(KGET(k, b, S0 "/quotas/reset_interval_ms"), "1000");
 	assert_string_equal(KGET(k, b, S0 "/quotas/weights/nr_accesses_permil"), "100");
 	assert_string_equal(KGET(k, b, S0 "/quotas/weights/age_permil"), "100");
 	assert_string_equal(KGET(k, b, S0 "/quotas/goals/nr_goals"), "1");
@@ -483,7 +483,7 @@ static void test_reload_online(void **state)
 	assert_int_equal(k->nr_off, offs);
 	assert_string_equal(KGET(k, b, "kdamonds/0/pid"), pid0);
 	assert_string_equal(KGET(k, b, "kdamonds/1/pid"), pid1);
-	assert_string_equal(KGET(k, b, S0 "/quotas/bytes"), "377487360000");
+	assert_string_equal(KGET(k, b, S0 "/quotas/bytes"), "104857600");
 	assert_string_equal(KGET(k, b, S0 "/access_pattern/nr_accesses/min"), "2");
 	assert_string_equal(KGET(k, b, S1 "/access_pattern/age/min"), "25");
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/monitoring_attrs/intervals/"

@@ -61,9 +61,11 @@ mkdir -p "$W/case/etc/pghot"
 		printf "%s='%s'\n" "$v" "${!v}"
 	done
 } > "$W/case/etc/pghot/case.env"
-if [ "$CASE" = pghotd ]; then
+case $CASE in
+pghotd | pghotd-damos)
 	cp "$PGHOTD_CONF" "$W/case/etc/pghot/pghot.conf.in"
-fi
+	;;
+esac
 (cd "$W/case" && find . | cpio -o -H newc --quiet | gzip -1) > "$W/case.cpio.gz"
 cat "$BASE" "$W/case.cpio.gz" > "$W/initrd.gz"
 
