@@ -219,6 +219,14 @@ static void find_cb(void *arg, const char *name, uint64_t v, bool gauge)
 	}
 }
 
+static bool has_counter(struct dm *m, const char *name)
+{
+	struct find f = { .name = name };
+
+	stats_foreach(&m->d, find_cb, &f);
+	return f.found;
+}
+
 static uint64_t counter(struct dm *m, const char *name)
 {
 	struct find f = { .name = name };
@@ -726,6 +734,8 @@ static void test_loop_and_warnings(void **state)
 	assert_int_equal(daemon_run(&m->d), 0);
 	assert_int_equal(counter(m, "node1_worker_wakes"), 0);
 	assert_int_equal(counter(m, "pgpromote_success"), 0);
+	/* the damon source of enabled_sources is idle: no counters of it */
+	assert_false(has_counter(m, "source_damon_reports"));
 	dm_down(m);
 	check_cleaned(k);
 	dm_free(m);

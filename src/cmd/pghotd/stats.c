@@ -41,8 +41,8 @@ static void source_counters(struct daemon *d, stat_fn fn, void *arg)
 
 		if (d->src[s].desc)
 			d->src[s].desc->ops->stats(d->src[s].priv, &ss);
-		else if (!(d->cfg.sources & (1u << s)))
-			continue;
+		else if (!(d->cfg.sources & (1u << s)) || daemon_is_damos(d))
+			continue;	/* not enabled, or idle: execution = damos */
 #define SRC(field, label)                                                     \
 	snprintf(name, sizeof(name), "source_%s_%s", src_registry[s]->name, label); \
 	fn(arg, name, ss.field, false)
