@@ -16,7 +16,7 @@
 # make check      every test (unit, integration, fuzz corpus replay, VM smoke)
 # make check-san  unit tests under AddressSanitizer + UndefinedBehaviorSanitizer
 # make bench      every benchmark;  make bench-engine  one of them
-# make demo       the test bed: promote scenario, four cases (REPEAT=N: N runs each)
+# make demo       the test bed: promote scenario, five cases (REPEAT=N: N runs each)
 # make demo-all   every scenario, every case (REPEAT=N: N runs each)
 # make tables     rewrite the generated tables of README.md and docs/testbed.md
 #                 from build/demo/results.json
