@@ -121,7 +121,8 @@ static int apply_plan(struct damos_mode *m, const struct damos_plan *p)
 {
 	int err = 0;
 
-	m->cur = *p;
+	if (p != &m->cur)
+		m->cur = *p;
 	for (uint32_t k = 0; k < p->nr_kdamonds && !err; k++) {
 		bool was = damon_admin_turned_on(m->adm, k);
 
@@ -332,17 +333,29 @@ int dm_run_tick(struct damos_mode *m, const struct damos_plan *next, const pid_t
 {
 	int err = 0;
 
+	/* a plan the kernel did not take last time is written again */
+	if (!next && m->replan)
+		next = &m->cur;
 	if (next) {
+		m->step = "reading the schemes' stats";
 		err = read_stats(m);	/* what the old plan did counts */
+		m->step = "writing the new settings to the kdamonds";
 		err = err == -ENOTRECOVERABLE ? err : apply_plan(m, next);
+		m->replan = err && err != -ENOTRECOVERABLE;
 	}
-	if (!err && nr_pids)
+	if (err)
+		return err;
+	m->step = "applying the target processes";
+	if (nr_pids)
 		err = apply_pids(m, pids, *nr_pids);
+	m->step = "turning a stopped kdamond on";
 	if (!err)
 		err = keep_running(m);
 	/* a node that cannot be read leaves the goals as they were */
+	m->step = "feeding the top-tier goals";
 	if (!err && !measure(m))
 		err = feed_goals(m);
+	m->step = "reading the schemes' stats";
 	if (!err)
 		err = read_stats(m);
 	return err;

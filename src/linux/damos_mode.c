@@ -69,9 +69,8 @@ static void tick_failed(struct damos_mode *m, int err)
 	if (err == m->last_logged || err == -ENOTRECOVERABLE)
 		return;
 	m->last_logged = err;
-	mlog(m, LOG_WARNING, "damos: %s (%s); trying again in %" PRIu64 " ms",
-	     damon_admin_error(m->adm)[0] ? damon_admin_error(m->adm) : "a DAMON call failed",
-	     strerror(-err), tick_ms(&m->cur));
+	mlog(m, LOG_WARNING, "damos: %s failed (%s); trying again in %" PRIu64 " ms",
+	     m->step ? m->step : "a DAMON call", strerror(-err), tick_ms(&m->cur));
 }
 
 static void *worker_main(void *arg)

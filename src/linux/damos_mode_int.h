@@ -51,6 +51,8 @@ struct damos_mode {
 	pid_t targets[DAMOS_MAX_PIDS];	/* vaddr: kernel target order */
 	size_t nr_targets;
 	int last_logged;		/* errno of the last failure logged */
+	bool replan;			/* writing cur failed: again next tick */
+	const char *step;		/* what the tick does now, for messages */
 };
 
 #define mlog(m, level, ...) src_logf((m)->log, (m)->log_arg, level, __VA_ARGS__)
@@ -67,8 +69,9 @@ int dm_write_initial(struct damos_mode *m, char *errbuf, size_t errlen);
  * written and committed, the vaddr target set @pids (when @nr_pids is not
  * NULL) applied, stopped kdamonds turned on, the top node measured and fed
  * to user_input goals, the stats read into m->tot. Blocks for the
- * kdamonds' commands. Return: 0, -ENOTRECOVERABLE, or the errno of the
- * first call that failed (the rest of the tick is skipped).
+ * kdamonds' commands. A plan that fails to be written is written again at
+ * the next tick. Return: 0, -ENOTRECOVERABLE, or the errno of the first
+ * call that failed (the rest of the tick is skipped).
  */
 int dm_run_tick(struct damos_mode *m, const struct damos_plan *next, const pid_t *pids,
 		const size_t *nr_pids);

@@ -529,6 +529,34 @@ static void test_reload_online(void **state)
 	dm_free(m);
 }
 
+/* A write the kernel refuses during an online change: said once, and the
+ * plan is written again at the next tick. */
+static void test_reload_retry(void **state)
+{
+	struct dm *m = dm_new(612);
+	struct fk *k = m->k;
+	struct pghotd_config nc;
+	char b[64], err[1024] = "";
+	int commits;
+
+	assert_int_equal(dm_start(m, ""), 0);
+	commits = k->nr_commit;
+	k->fail_once = "/schemes/0/quotas/bytes";
+	assert_int_equal(dm_config(m, &nc, "promote_MBps = 50\n"), 0);
+	assert_int_equal(daemon_apply(&m->d, &nc, err, sizeof(err)), 0);
+	assert_int_equal(dm_sync(m), -EIO);
+	assert_non_null(strstr(logged(), "damos: writing the new settings to the kdamonds failed "
+				       "(Input/output error); trying again in 3600000 ms"));
+	assert_int_equal(counter(m, "damos_errors"), 1);
+	assert_int_equal(dm_sync(m), 0);
+	assert_string_equal(KGET(k, b, S0 "/quotas/bytes"), "52428800");
+	assert_int_equal(k->nr_commit, commits + 2);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	dm_down(m);
+	check_cleaned(k);
+	dm_free(m);
+}
+
 /* Kernels that cannot run the mode: refused with the reason, nothing left. */
 static void check_refused(struct dm *m, int err, const char *msg)
 {
@@ -760,6 +788,7 @@ int main(void)
 		T(test_goal_feedback),
 		T(test_counters),
 		T(test_reload_online),
+		T(test_reload_retry),
 		T(test_refused_610),
 		T(test_refused_no_paddr),
 		T(test_refused_vaddr_616),

@@ -266,6 +266,11 @@ if [ "$CASE" = pghotd ]; then
 fi
 
 kill -USR1 $BPID
+# CTL_SET="KEY VALUE" (pghotd cases, an experiment): change a key of the
+# running pghotd 20 s into the run, as an operator would
+if [ -n "$CTL_SET" ] && [ -n "${DPID:-}" ]; then
+	( sleep 20; out=$(/bin/pghot ctl set $CTL_SET 2>&1); echo "case.ctl_set=$CTL_SET: rc=$? $out" | tr '\n' ' ' > /tmp/ctl.out ) &
+fi
 # stream the timeline to the console as it comes (the host sees progress)
 tail -f /tmp/bench.out 2>/dev/null | awk '/^bench.tl/ { print; fflush() }' &
 TPID=$!
@@ -319,6 +324,7 @@ pghotd | pghotd-damos)
 		finish fail "pghotd did not exit within 10 s of SIGTERM"
 	fi
 	[ -n "${GPID:-}" ] && kill $GPID 2>/dev/null
+	[ -s /tmp/ctl.out ] && { cat /tmp/ctl.out; echo; }
 	cat /tmp/diag.out /tmp/diag.regions 2>/dev/null
 	wait $DPID; say "pghotd.exit_status=$?"
 	DPID=

@@ -56,6 +56,7 @@ scenario_env() {
 	DAMON_COLD_QUOTA_MIBPS=200
 	PIN_BENCH=			# experiments, see guest-init.sh
 	TLB_FLUSH_MS=
+	CTL_SET=			# "KEY VALUE": pghot ctl set 20 s into the run
 	case $scenario in
 	promote)
 		BENCH_ARGS="micro --size 256 --hot 32 --node 1 --thp off"
@@ -88,7 +89,7 @@ scenario_env() {
 	local v
 	for v in DRAM_MB CXL_MB SECS THP DEMOTION BENCH_ARGS DAMON_SAMPLE_US DAMON_AGGR_US \
 		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_HOT_QUOTA_MIBPS DAMON_YOUNG_FILTER DAMON_COLD DAMON_COLD_MIN_AGE \
-		DAMON_COLD_QUOTA_MIBPS PGHOTD_CONF PIN_BENCH TLB_FLUSH_MS; do
+		DAMON_COLD_QUOTA_MIBPS PGHOTD_CONF PIN_BENCH TLB_FLUSH_MS CTL_SET; do
 		local e=PGHOT_VM_$v
 		[ -n "${!e+x}" ] && printf -v "$v" '%s' "${!e}"
 	done
