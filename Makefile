@@ -24,6 +24,12 @@
 #                 FUZZ_RUNS inputs; prints each target's inputs run and result
 
 BUILD ?= build
+# make install: PREFIX for programs, library, man pages and the systemd
+# unit; SYSCONFDIR for /etc/pghot/pghot.conf (not under PREFIX: the unit
+# and the docs name /etc/pghot); DESTDIR to stage it all in another tree.
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 CC ?= cc
 SAN ?= 0
 PKGS := inih numa libcjson libsystemd
@@ -80,7 +86,7 @@ BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%-replay,$(FUZZ_SRCS))
 
 .PHONY: all deps deps-check check check-unit check-integration check-fuzz check-vm check-san \
-	bench demo demo-all tables fuzz clean install
+	bench demo demo-all tables fuzz clean install uninstall FORCE
 all: deps-check $(LIBA) $(LIBSO) $(PC) $(BINS) $(UNITS) $(BENCHES) $(FUZZ_REPLAY)
 
 # Objects of tests and benchmarks are intermediates of a single rule each;
@@ -94,6 +100,15 @@ deps-check:
 	@scripts/install-deps --check build
 
 $(BUILD)/obj/src/linux/%.o $(BUILD)/obj/src/cmd/%.o: ALL_CFLAGS += $(PKG_CFLAGS)
+# Where make install puts the config, for pghotd's help and messages: a
+# header rewritten only when SYSCONFDIR changes, so that its users rebuild.
+$(BUILD)/obj/src/cmd/%.o: ALL_CFLAGS += -I$(BUILD)/gen
+$(call obj,$(COMMON_SRCS) $(PGHOTD_SRCS) $(PGHOT_SRCS)): | $(BUILD)/gen/pghot_paths.h
+$(BUILD)/gen/pghot_paths.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define PGHOT_SYSCONFDIR "%s"\n' '$(SYSCONFDIR)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+FORCE:
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -161,8 +176,11 @@ check-fuzz: $(FUZZ_REPLAY)
 	@for f in $(FUZZ_REPLAY); do n=$$(basename $$f -replay); \
 		$$f tests/fuzz/corpus/$${n#fuzz_} || exit 1; done
 
+# The test bed: the promote smoke test, and the hwhint proof in the guest.
+# Each exits 77 (a skip) only when QEMU or the kernel is missing.
 check-vm: all
-	@if [ -x tests/vm/smoke.sh ]; then tests/vm/smoke.sh; else echo "vm smoke: not present"; fi
+	@rc=0; for t in tests/vm/smoke.sh tests/vm/hwhint.sh; do \
+		$$t; r=$$?; [ $$r -eq 0 ] || [ $$r -eq 77 ] || rc=1; done; exit $$rc
 
 check-san:
 	$(MAKE) SAN=1 check-unit check-fuzz
@@ -184,24 +202,31 @@ demo-all:
 tables:
 	tools/vm/tables.sh --update README.md docs/testbed.md
 
-# The man page generated from the config table (checked by make check).
-docs/pghot.conf.5: $(BUILD)/bin/pghotd
+# The man page generated from the config table, and the counter table of
+# docs/counters.md from the code's (both checked by make check).
+docs/pghot.conf.5: $(BUILD)/bin/pghotd FORCE
 	$(BUILD)/bin/pghotd --dump-config-man > $@
+docs/counters.md: $(BUILD)/bin/pghotd FORCE
+	scripts/splice-block docs/counters.md "pghotd --dump-counters-md" $(BUILD)/bin/pghotd --dump-counters-md
 
 FUZZ_SECONDS ?= 20
 FUZZ_RUNS ?=
 fuzz:
 	@scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS)
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: library, header, pkg-config
-# file, binaries, man pages, systemd unit and example config.
-PREFIX ?= /usr/local
+# make install [PREFIX=/usr/local] [SYSCONFDIR=/etc] [DESTDIR=]: library,
+# header, pkg-config file, binaries, man pages, the systemd unit (in
+# UNITDIR, PREFIX/lib/systemd/system) and a commented SYSCONFDIR/pghot/
+# pghot.conf, which is never overwritten (the new one goes to the doc
+# folder as pghot.conf.example either way). make uninstall removes it all
+# but a config that was changed.
+ETC := $(DESTDIR)$(SYSCONFDIR)/pghot
+DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/pghot
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/pghot \
 		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
-		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/lib/systemd/system \
-		$(DESTDIR)$(PREFIX)/share/doc/pghot
+		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(UNITDIR) $(DOCDIR) $(ETC)
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libpghot.so.0 $(DESTDIR)$(PREFIX)/lib/libpghot.so
@@ -212,10 +237,33 @@ install: all
 	install -m 644 docs/pghot.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 docs/pghot.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 docs/pghotd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	sed 's|/usr/local/sbin/pghotd|$(PREFIX)/sbin/pghotd|g' packaging/pghotd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/pghotd.service
-	install -m 644 packaging/pghot.conf $(DESTDIR)$(PREFIX)/share/doc/pghot/pghot.conf.example
+	sed -e 's|/usr/local/sbin/pghotd|$(PREFIX)/sbin/pghotd|g' -e 's|/etc/pghot/|$(SYSCONFDIR)/pghot/|g' \
+		-e 's|/usr/local/lib/systemd/system (PREFIX/lib/systemd/system|$(UNITDIR) (UNITDIR|' \
+		packaging/pghotd.service > $(DESTDIR)$(UNITDIR)/pghotd.service
+	install -m 644 packaging/pghot.conf $(DOCDIR)/pghot.conf.example
+	@if [ -e $(ETC)/pghot.conf ]; then \
+		echo "install: keeping $(ETC)/pghot.conf (the new example: $(DOCDIR)/pghot.conf.example)"; \
+	else \
+		echo "install -m 644 packaging/pghot.conf $(ETC)/pghot.conf"; \
+		install -m 644 packaging/pghot.conf $(ETC)/pghot.conf; \
+	fi
 	install -d $(DESTDIR)$(PREFIX)/share/pghot/scenarios
 	install -m 644 scenarios/*.scn $(DESTDIR)$(PREFIX)/share/pghot/scenarios/
+	@echo "installed; next: name a target in $(SYSCONFDIR)/pghot/pghot.conf ([targets]), then"
+	@echo "  pghotd --check-config $(SYSCONFDIR)/pghot/pghot.conf && systemctl daemon-reload && systemctl enable --now pghotd"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libpghot.a $(DESTDIR)$(PREFIX)/lib/libpghot.so.0 \
+		$(DESTDIR)$(PREFIX)/lib/libpghot.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpghot.pc \
+		$(DESTDIR)$(PREFIX)/include/pghot/pghot.h $(DESTDIR)$(PREFIX)/bin/pghot \
+		$(DESTDIR)$(PREFIX)/sbin/pghotd $(DESTDIR)$(PREFIX)/share/man/man1/pghot.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5/pghot.conf.5 $(DESTDIR)$(PREFIX)/share/man/man8/pghotd.8 \
+		$(DESTDIR)$(UNITDIR)/pghotd.service $(DOCDIR)/pghot.conf.example \
+		$(DESTDIR)$(PREFIX)/share/pghot/scenarios/*.scn
+	-rmdir $(DESTDIR)$(PREFIX)/include/pghot $(DESTDIR)$(PREFIX)/share/pghot/scenarios \
+		$(DESTDIR)$(PREFIX)/share/pghot $(DOCDIR) 2>/dev/null
+	@if cmp -s packaging/pghot.conf $(ETC)/pghot.conf; then rm -f $(ETC)/pghot.conf; rmdir $(ETC) 2>/dev/null; \
+	elif [ -e $(ETC)/pghot.conf ]; then echo "uninstall: keeping $(ETC)/pghot.conf (changed)"; fi
 
 clean:
 	rm -rf build build-san build-fuzz

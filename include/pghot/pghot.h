@@ -436,6 +436,23 @@ PGHOT_API int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 				  uint64_t page, int page_nid, int nid,
 				  enum pghot_src src, uint64_t now_ms);
 
+/**
+ * pghot_record_accesses() - report @n accesses to a page seen at once.
+ * @e, @space_id, @page, @page_nid, @nid, @src, @now_ms: as for
+ *            pghot_record_access().
+ * @n:        accesses, 1..255: the frequency grows by @n (saturating), as
+ *            if pghot_record_access() had been called @n times at @now_ms.
+ *            A source whose one report stands for several accesses uses it
+ *            (a DAMON region seen accessed in @n sampling intervals; a
+ *            sample taken with a period). Counters count the report once.
+ *
+ * Return: as pghot_record_access(); -EINVAL also for @n == 0 or > 255.
+ */
+PGHOT_API int pghot_record_accesses(struct pghot_engine *e, uint32_t space_id,
+				    uint64_t page, int page_nid, int nid,
+				    enum pghot_src src, uint64_t now_ms,
+				    unsigned int n);
+
 /* The state of one page's record, for tests and tools. */
 struct pghot_record_info {
 	bool tracked;		/* a record exists and still holds an

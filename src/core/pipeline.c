@@ -17,8 +17,13 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	memset(ret, 0, sizeof(*ret));
 	ret->mode = mode;
 	pghot_tunables_default(mode, &ret->tun);
-	ret->range_pages_max = 256;
+	ret->range_pages_min = 256;
+	ret->range_pages_max = 1024;
 	ret->poll_pages_max = 16384;
+	ret->eager = true;
+	ret->eager_room_pct = 25;
+	ret->eager_min_age = 0;
+	ret->known_top_ttl_ms = 30000;
 	ret->demote_low_pct = 5;
 	ret->demote_high_pct = 10;
 	ret->demote_rate_limit_MBps = 256;
@@ -82,14 +87,17 @@ static int seterr(char *errbuf, size_t errlen, const char *fmt, ...)
 
 static int check_params(const struct pl_params *p, char *errbuf, size_t errlen)
 {
-	if (!p->range_pages_max || !p->poll_pages_max)
+	if (!p->range_pages_min || p->range_pages_max < p->range_pages_min ||
+	    !p->poll_pages_max)
 		return seterr(errbuf, errlen,
-			      "range_pages_max and poll_pages_max must be at least 1");
+			      "need 1 <= range_pages_min <= range_pages_max and poll_pages_max >= 1");
 	if (p->demote_low_pct < 1 || p->demote_low_pct >= p->demote_high_pct ||
 	    p->demote_high_pct > 99)
 		return seterr(errbuf, errlen,
 			      "demotion watermarks: need 1 <= low (%u) < high (%u) <= 99 percent",
 			      p->demote_low_pct, p->demote_high_pct);
+	if (!p->eager_room_pct || p->eager_room_pct > 100)
+		return seterr(errbuf, errlen, "eager_room_pct must be 1..100");
 	if (p->page_shift < 12 || p->page_shift > 16 || !p->reap_interval_ms)
 		return seterr(errbuf, errlen,
 			      "page_shift must be 12..16 and reap_interval_ms at least 1");
@@ -233,6 +241,9 @@ void pl_free(struct pl *pl)
 	if (!pl)
 		return;
 	pghot_engine_free(pl->e);
+	for (size_t i = 0; i < pl->nr_tg; i++)
+		pl_known_free(&pl->tgx[i].known);
+	free(pl->tgx);
 	free(pl->nodes);
 	free(pl->node_of);
 	free(pl->tg);

@@ -55,6 +55,8 @@ struct pl_range {
 	int nid;		/* accessing node, or PGHOT_NID_UNKNOWN */
 	uint32_t nr_accesses;	/* DAMON: sampling intervals with an access
 				 * within one aggregation interval */
+	uint32_t max_accesses;	/* the most nr_accesses can be (DAMON:
+				 * aggr_us / sample_us); 0: unknown */
 	uint32_t age;		/* DAMON: aggregation intervals the access
 				 * pattern held */
 	bool cold;		/* no access */
@@ -151,11 +153,38 @@ struct pl_params {
 	enum pghot_mode mode;		/* fixed at pl_new() */
 	struct pghot_tunables tun;	/* the engine's */
 	/* Range reports: pages looked at per range (of a larger range, one
-	 * in each of this many equal slices, at a random offset) and per
-	 * poll (the rest of a poll's ranges wait for their next report).
-	 * Defaults 256 and 16384. */
+	 * in each of as many equal slices, at a random offset) and per poll
+	 * (the rest of a poll's ranges wait for their next report). A range
+	 * gets range_pages_min pages, up to range_pages_max as its evidence
+	 * (nr_accesses / max_accesses) grows to 1. Defaults 256, 1024, 16384.
+	 */
+	uint32_t range_pages_min;
 	uint32_t range_pages_max;
 	uint32_t poll_pages_max;
+	/* Eager promotion while the top tier has room: a sampled page of a
+	 * hot range is ready at once (freq_threshold accesses) when the
+	 * range's evidence is at least 1 - headroom / eager_room_pct%,
+	 * headroom being the target node's free memory above its demotion
+	 * high watermark (demote_high_pct of its size, or its promotion
+	 * watermark if higher) as a share of its size. With eager_room_pct
+	 * or more free: any range DAMON saw accessed promotes, as NUMA
+	 * balancing promotes on the first hint fault while the node has free
+	 * memory; no room: only ranges whose every check saw an access, the
+	 * rest needs freq_threshold sightings within the window. A range
+	 * some of whose checks saw no access (it mixes hot and cold pages, or
+	 * its pages are warm) goes eager only once its pattern held
+	 * eager_min_age aggregations (DAMON's age): a region that straddles
+	 * hot and cold memory right after a change is split by DAMON before
+	 * its cold half goes up (off by default: on the test bed it kept
+	 * the promote scenario's cold moves at 0.14% instead of about 1-2%,
+	 * but warm regions of a key-value store rarely keep an age, and it
+	 * stopped their promotion). Defaults true, 25, 0. */
+	bool eager;
+	unsigned int eager_room_pct;	/* 1..100 */
+	unsigned int eager_min_age;	/* aggregations */
+	/* Pages found on (or moved to) a top-tier node are not looked up
+	 * again for this long, ms (0: always look). Default 30000. */
+	uint32_t known_top_ttl_ms;
 	/* Demotion: when a top-tier node's free memory is below low_pct of
 	 * its size, move its coldest known pages to its demote_to node until
 	 * free memory would reach high_pct, at most rate_limit_MBps. */
@@ -299,6 +328,9 @@ struct pl_stats {
 	uint64_t reports_bad_nid;	/* accessing node not on this machine */
 	uint64_t pages_reported;	/* pages of hot reports looked at */
 	uint64_t pages_skipped_budget;	/* not looked at: poll_pages_max */
+	uint64_t pages_known_top;	/* not looked up: known on the top
+					 * tier (known_top_ttl_ms) */
+	uint64_t pages_eager;		/* recorded ready at once (eager) */
 	uint64_t pages_lower;		/* of those, on a lower-tier node */
 	uint64_t pages_pinned;		/* PL_PAGE_PINNED */
 	uint64_t thp_heads;		/* pages recorded as their folio head */

@@ -97,6 +97,9 @@ static void execute(struct pl *pl, const struct demote_move *mv, size_t nm)
 			if (st[x] == PGHOT_MOVE_OK) {
 				pl->st.pgdemote_success++;
 				pl->tg[k].pages_demoted++;
+				pl_known_mark(pl, &pl->tgx[k].known,
+					      addrs[x] >> pl->p.page_shift,
+					      pl->q_now_ms, false);
 			} else {
 				pl->st.pgdemote_fail[st[x]]++;
 			}

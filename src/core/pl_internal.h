@@ -33,8 +33,28 @@ struct pl_qent {
 	int16_t nid;		/* accessing node or PGHOT_NID_UNKNOWN */
 	uint8_t src;		/* enum pghot_src */
 	bool cold;		/* demotion candidate, not an access */
+	uint8_t weight;		/* accesses the page counts as, 1..7 */
 	uint32_t run;		/* report it came from, for de-duplicating
 				 * the pages of one folio */
+};
+
+/* One 2 MiB chunk of a target's pages known to be on the top tier. */
+struct pl_known {
+	uint64_t chunk;		/* page number / 512 */
+	uint64_t stamp_ms;	/* last mark */
+	uint64_t bits[8];	/* one per page of the chunk */
+	bool used;
+};
+
+struct pl_known_set {
+	struct pl_known *v;	/* open addressing, cap a power of two */
+	size_t cap, n;
+};
+
+/* What the pipeline keeps per target besides struct pl_target, at the
+ * same index. */
+struct pl_tgx {
+	struct pl_known_set known;
 };
 
 struct pl_worker {
@@ -55,6 +75,7 @@ struct pl {
 	size_t node_of_len;	/* max nid + 1 */
 
 	struct pl_target *tg;	/* dense */
+	struct pl_tgx *tgx;	/* parallel to tg */
 	size_t nr_tg, cap_tg;
 	uint32_t *pid_hash;	/* slot -> target index, PL_NONE empty */
 	size_t hash_cap;	/* power of two, >= 2 * cap_tg */
@@ -64,7 +85,8 @@ struct pl {
 	struct pl_qent *q;	/* lookup queue */
 	size_t nq, cap_q;
 	uint32_t runs;		/* reports queued since the last flush */
-	uint64_t q_now_ms;	/* latest time handed in since the flush */
+	uint64_t q_now_ms;	/* the latest time handed in (reports, flush,
+				 * run): the clock of known-top marks */
 	size_t budget;		/* range pages left in this poll */
 
 	struct pl_worker *w;	/* one per lower-tier node */
@@ -105,6 +127,14 @@ void pl_move_pages(struct pl *pl, const struct pl_target *t,
 		   const uint64_t *addrs, const int *to, size_t n,
 		   enum pghot_move_status *ret);
 extern const struct pghot_migrator_ops pl_engine_migrator;
+
+/* pl_known.c: pages known on the top tier (page: page number) */
+bool pl_known_top(const struct pl *pl, const struct pl_known_set *k,
+		  uint64_t page, uint64_t now_ms);
+/* Mark @page as on the top tier (@top) or not. */
+void pl_known_mark(struct pl *pl, struct pl_known_set *k, uint64_t page,
+		   uint64_t now_ms, bool top);
+void pl_known_free(struct pl_known_set *k);
 
 /* pl_demote.c */
 void pl_demote_add(struct pl *pl, const struct pl_target *t, uint64_t addr,

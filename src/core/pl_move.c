@@ -101,8 +101,12 @@ static int engine_migrate(void *priv, const struct pghot_move *moves, size_t n,
 			enum pghot_move_status s = t ? b->st[x - i] : PGHOT_MOVE_GONE;
 
 			ret_status[b->order[x]] = s;
-			if (t && s == PGHOT_MOVE_OK)
+			if (t && s == PGHOT_MOVE_OK) {
 				t->pages_promoted++;
+				pl_known_mark(pl, &pl->tgx[k].known,
+					      moves[b->order[x]].page, pl->q_now_ms,
+					      true);
+			}
 		}
 	}
 out:

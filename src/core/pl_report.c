@@ -106,25 +106,91 @@ static int queue_push(struct pl *pl, const struct pl_qent *e)
 	return 0;
 }
 
+/* The share of DAMON's checks of @r that saw an access, 0..1 (0 when the
+ * source does not say how many checks there were). */
+static double evidence(const struct pl_range *r)
+{
+	if (!r->max_accesses || !r->nr_accesses)
+		return 0;
+	return r->nr_accesses >= r->max_accesses ?
+		       1 : (double)r->nr_accesses / r->max_accesses;
+}
+
 /*
- * Pages of @r to look at: all of a small range; of a larger one
- * range_pages_max, one in each of as many equal slices at a random offset,
- * so that successive reports of a range cover it (DAMON regions can be
- * gigabytes; their pages share the region's access pattern). A poll looks
- * at poll_pages_max pages at most; the rest waits for the next report.
+ * The room a promotion of @acc_nid's page has: free memory of its target
+ * node above the line demotion defends (demote_high_pct of the node, or its
+ * promotion watermark if higher), as a share of the node's size; 0..1.
+ */
+static double headroom(const struct pl *pl, int acc_nid)
+{
+	const struct pl_node *n = NULL;
+	uint64_t reserve;
+
+	if (pl->p.mode == PGHOT_MODE_PRECISE && acc_nid >= 0 &&
+	    !pl_node_lower(pl, acc_nid))
+		n = pl_node_get(pl, acc_nid);
+	if (!n || !n->has_memory)
+		n = pl_node_get(pl, pl->p.tun.target_nid);
+	if (!n || !n->total_bytes)
+		return 0;
+	reserve = n->total_bytes / 100 * pl->p.demote_high_pct;
+	if (n->wmark_bytes > reserve)
+		reserve = n->wmark_bytes;
+	if (n->free_bytes <= reserve)
+		return 0;
+	return (double)(n->free_bytes - reserve) / (double)n->total_bytes;
+}
+
+/*
+ * The first page of slice [first, first + step) (page numbers), from
+ * offset @off on, that is not known to be on the top tier; probing a few
+ * pages keeps sampling a range whose pages went up on the ones that did not.
+ * Return: the page, or UINT64_MAX if every page probed is known.
+ */
+static uint64_t slice_page(const struct pl *pl, const struct pl_tgx *x,
+			   uint64_t first, uint64_t step, uint64_t off,
+			   uint64_t now_ms)
+{
+	uint64_t tries = step < 8 ? step : 8;
+
+	for (uint64_t j = 0; j < tries; j++) {
+		uint64_t page = first + (off + j) % step;
+
+		if (!pl_known_top(pl, &x->known, page, now_ms))
+			return page;
+	}
+	return UINT64_MAX;
+}
+
+/*
+ * Pages of @r to look at: all of a small range; of a larger one n pages,
+ * one in each of n equal slices at a random offset, so that successive
+ * reports of a range cover it (DAMON regions can be gigabytes; their pages
+ * share the region's access pattern). n grows from range_pages_min to
+ * range_pages_max with the range's evidence. Pages known to be on the top
+ * tier are passed over. A poll looks at poll_pages_max pages at most; the
+ * rest waits for the next report.
  */
 static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 		       int nid, enum pghot_src src, uint64_t now_ms)
 {
 	uint64_t npages = (r->end - r->start) >> pl->p.page_shift, step;
+	uint64_t first = r->start >> pl->p.page_shift;
+	double p = evidence(r);
+	double room = headroom(pl, nid) * 100 / pl->p.eager_room_pct;
+	bool eager = !r->cold && pl->p.eager && p > 0 && p >= 1 - room &&
+		     (p >= 1 || r->age >= pl->p.eager_min_age);
 	struct pl_qent e = {
 		.tg = t, .age = r->age, .time_ms = now_ms, .nid = (int16_t)nid,
 		.src = (uint8_t)src, .cold = r->cold, .run = pl->runs++,
+		.weight = eager ? (uint8_t)pl->p.tun.freq_threshold : 1,
 	};
-	size_t n;
+	size_t n, want, pushed = 0;
 	int err;
 
-	n = npages < pl->p.range_pages_max ? (size_t)npages : pl->p.range_pages_max;
+	want = pl->p.range_pages_min +
+	       (size_t)((pl->p.range_pages_max - pl->p.range_pages_min) * p);
+	n = npages < want ? (size_t)npages : want;
 	if (n > pl->budget) {
 		pl->st.pages_skipped_budget += n - pl->budget;
 		n = pl->budget;
@@ -133,16 +199,22 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 		return 0;
 	step = npages / n;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t off = step > 1 ? pl_rng(pl) % step : 0;
+		uint64_t page = slice_page(pl, &pl->tgx[t], first + i * step, step,
+					   step > 1 ? pl_rng(pl) % step : 0, now_ms);
 
-		e.addr = r->start + ((i * step + off) << pl->p.page_shift);
+		if (page == UINT64_MAX) {
+			pl->st.pages_known_top++;
+			continue;
+		}
+		e.addr = page << pl->p.page_shift;
 		err = queue_push(pl, &e);
 		if (err)
 			return err;
+		pushed++;
 	}
-	pl->budget -= n;
+	pl->budget -= pushed;
 	if (!r->cold)
-		pl->st.pages_reported += n;
+		pl->st.pages_reported += pushed;
 	return 0;
 }
 
@@ -172,10 +244,10 @@ int pl_report_ranges(struct pl *pl, enum pghot_src src,
 	return 0;
 }
 
-/* One access of the page at @addr of target @t, on @page. */
+/* @weight accesses of the page at @addr of target @t, on @page. */
 static void record_page(struct pl *pl, struct pl_target *t, uint64_t addr,
 			const struct pl_page *page, int nid,
-			enum pghot_src src, uint64_t time_ms)
+			enum pghot_src src, uint64_t time_ms, unsigned int weight)
 {
 	int err;
 
@@ -187,12 +259,15 @@ static void record_page(struct pl *pl, struct pl_target *t, uint64_t addr,
 	if (!pl_node_lower(pl, page->nid))
 		return;
 	pl->st.pages_lower++;
-	err = pghot_record_access(pl->e, t->space_id, addr >> pl->p.page_shift,
-				  page->nid, nid, src, time_ms);
-	if (err)
+	err = pghot_record_accesses(pl->e, t->space_id, addr >> pl->p.page_shift,
+				    page->nid, nid, src, time_ms, weight);
+	if (err) {
 		pl->st.record_errors++;
-	else
-		t->pages_recorded++;
+		return;
+	}
+	t->pages_recorded++;
+	if (weight >= pl->p.tun.freq_threshold && weight > 1)
+		pl->st.pages_eager++;
 }
 
 int pl_report_samples(struct pl *pl, enum pghot_src src,
@@ -216,13 +291,18 @@ int pl_report_samples(struct pl *pl, enum pghot_src src,
 		pl->st.pages_reported++;
 		if (pl_node_get(pl, s[i].page_nid)) {
 			record_page(pl, &pl->tg[t], addr, &page, nid, src,
-				    s[i].time_ms);
+				    s[i].time_ms, 1);
+			continue;
+		}
+		if (pl_known_top(pl, &pl->tgx[t].known, addr >> pl->p.page_shift,
+				 s[i].time_ms)) {
+			pl->st.pages_known_top++;
 			continue;
 		}
 		err = queue_push(pl, &(struct pl_qent){
 			.tg = (uint32_t)t, .addr = addr, .time_ms = s[i].time_ms,
 			.nid = (int16_t)nid, .src = (uint8_t)src,
-			.run = pl->runs++,
+			.run = pl->runs++, .weight = 1,
 		});
 		if (err)
 			return err;
@@ -242,6 +322,9 @@ static void looked_up(struct pl *pl, struct pl_target *t,
 		pl->st.pages_not_present++;
 		return;
 	}
+	if (!pl_node_lower(pl, page->nid))
+		pl_known_mark(pl, &pl->tgx[t - pl->tg].known,
+			      e->addr >> pl->p.page_shift, pl->q_now_ms, true);
 	if (e->cold) {
 		if (!pl_node_lower(pl, page->nid))
 			pl_demote_add(pl, t, e->addr, page->nid, e->age);
@@ -257,7 +340,7 @@ static void looked_up(struct pl *pl, struct pl_target *t,
 	*last_run = e->run;
 	*last_head = head;
 	record_page(pl, t, head, page, e->nid, (enum pghot_src)e->src,
-		    e->time_ms);
+		    e->time_ms, e->weight);
 }
 
 /* Look up and handle @n queue entries of target @t (indices in @idx). */

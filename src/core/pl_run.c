@@ -49,6 +49,8 @@ int pl_run(struct pl *pl, uint64_t now_ms, uint64_t *ret_next_ms)
 
 	if (!pl)
 		return -EINVAL;
+	if (now_ms > pl->q_now_ms)
+		pl->q_now_ms = now_ms;
 	for (size_t i = 0; i < pl->nr_w; i++)
 		due |= pl->w[i].next_ms <= now_ms;
 	if (due) {

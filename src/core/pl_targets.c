@@ -77,6 +77,7 @@ static int grow_targets(struct pl *pl)
 {
 	size_t cap, hcap;
 	struct pl_target *nt;
+	struct pl_tgx *nx;
 	uint32_t *nh;
 
 	if (pl->nr_tg < pl->cap_tg)
@@ -86,6 +87,10 @@ static int grow_targets(struct pl *pl)
 	if (!nt)
 		return -ENOMEM;
 	pl->tg = nt;
+	nx = realloc(pl->tgx, cap * sizeof(*nx));
+	if (!nx)
+		return -ENOMEM;
+	pl->tgx = nx;
 	pl->cap_tg = cap;
 	hcap = cap * 2;
 	nh = malloc(hcap * sizeof(*nh));
@@ -151,6 +156,7 @@ int pl_target_add(struct pl *pl, const struct pl_proc *p)
 		return err;
 	}
 	pl->tg[t] = (struct pl_target){ .proc = *p, .space_id = id };
+	pl->tgx[t] = (struct pl_tgx){ 0 };
 	pl->nr_tg++;
 	hash_insert(pl, t);
 	return 0;
@@ -167,6 +173,7 @@ int pl_target_remove(struct pl *pl, pid_t pid)
 		return -ENOENT;
 	t = pl->pid_hash[slot];
 	pl_demote_forget(pl, pl->tg[t].space_id);
+	pl_known_free(&pl->tgx[t].known);
 	pghot_space_remove(pl->e, pl->tg[t].space_id);
 	pl->space_tg[pl->tg[t].space_id] = PL_NONE;
 	hash_delete(pl, slot);
@@ -174,6 +181,7 @@ int pl_target_remove(struct pl *pl, pid_t pid)
 	if (t != last) {
 		/* the last target takes the hole: repoint its two maps */
 		pl->tg[t] = pl->tg[last];
+		pl->tgx[t] = pl->tgx[last];
 		pl->pid_hash[hash_find_slot(pl, pl->tg[t].proc.pid)] = t;
 		pl->space_tg[pl->tg[t].space_id] = t;
 	}

@@ -206,9 +206,9 @@ static inline unsigned int node_kind(const struct pghot_engine *e, int nid)
 							 NODE_ABSENT;
 }
 
-int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
-			uint64_t page, int page_nid, int nid,
-			enum pghot_src src, uint64_t now_ms)
+static inline int record_n(struct pghot_engine *e, uint32_t space_id,
+			   uint64_t page, int page_nid, int nid,
+			   enum pghot_src src, uint64_t now_ms, unsigned int n)
 {
 	uint64_t key = leaf_key(space_id, page >> LEAF_SHIFT);
 	unsigned int page_kind;
@@ -217,7 +217,7 @@ int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 	uint32_t idx;
 	int err;
 
-	if (!e)
+	if (!e || !n || n > 255)
 		return -EINVAL;
 	page_kind = node_kind(e, page_nid);
 	if ((unsigned int)src >= PGHOT_SRC_MAX || page >> PAGE_BITS ||
@@ -262,8 +262,25 @@ int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
 		s->cache_leaf = l;
 	}
 	e->counters[PGHOT_RECORDED_ACCESSES]++;
-	record_update(e, l, idx, (unsigned int)(page & LEAF_MASK), nid, now_ms);
+	/* the frequency saturates at 3 or 7: more than that changes nothing */
+	for (unsigned int i = 0; i < n && i < 8; i++)
+		record_update(e, l, idx, (unsigned int)(page & LEAF_MASK), nid,
+			      now_ms);
 	return 0;
+}
+
+int pghot_record_access(struct pghot_engine *e, uint32_t space_id,
+			uint64_t page, int page_nid, int nid,
+			enum pghot_src src, uint64_t now_ms)
+{
+	return record_n(e, space_id, page, page_nid, nid, src, now_ms, 1);
+}
+
+int pghot_record_accesses(struct pghot_engine *e, uint32_t space_id,
+			  uint64_t page, int page_nid, int nid,
+			  enum pghot_src src, uint64_t now_ms, unsigned int n)
+{
+	return record_n(e, space_id, page, page_nid, nid, src, now_ms, n);
 }
 
 void record_read(const struct pghot_engine *e, const struct leaf *l,

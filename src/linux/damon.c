@@ -512,6 +512,7 @@ static void query_kdamond(struct damon_src *s, uint32_t k, struct round *w)
 			.end = r->end,
 			.nid = PGHOT_NID_UNKNOWN,
 			.nr_accesses = r->nr_accesses,
+			.max_accesses = (uint32_t)(s->attrs.aggr_us / s->attrs.sample_us),
 			.age = r->age,
 			.cold = r->nr_accesses == 0,
 		};

@@ -17,6 +17,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "linux/proc_parse.h"
 #include "linux/sysfs_io.h"
 
 /* ------------------------------------------------------------------ */
@@ -26,14 +27,18 @@
 int adm_pid_start(const struct damon_admin *a, pid_t pid, uint64_t *ret)
 {
 	char p[PATH_MAX], buf[1024];
-	int n;
+	struct proc_stat st;
+	int n, err;
 
 	if (sysfs_path(p, sizeof(p), "%s/%d/stat", a->procfs, (int)pid) < 0)
 		return -ENAMETOOLONG;
 	n = sysfs_read_str(p, buf, sizeof(buf));
 	if (n < 0)
 		return n;
-	return damon_parse_stat_starttime(buf, (size_t)n, ret);
+	err = proc_parse_stat(buf, (size_t)n, &st);
+	if (!err)
+		*ret = st.start_time;
+	return err;
 }
 
 int adm_save_state(struct damon_admin *a)

@@ -285,32 +285,6 @@ int damon_format_state_file(const struct damon_state_rec *rec, char *buf,
 	return (int)n;
 }
 
-int damon_parse_stat_starttime(const char *buf, size_t len,
-			       uint64_t *ret_start)
-{
-	size_t i, field = 2;
-
-	/* comm may hold ')' and spaces: start after the last ')' */
-	for (i = len; i > 0 && buf[i - 1] != ')'; i--)
-		;
-	if (!i)
-		return -EINVAL;
-	while (i < len) {
-		size_t s;
-
-		while (i < len && buf[i] == ' ')
-			i++;
-		s = i;
-		while (i < len && buf[i] != ' ' && buf[i] != '\n')
-			i++;
-		if (i == s)
-			return -EINVAL;
-		if (++field == 22)
-			return sysfs_parse_u64(buf + s, i - s, ret_start);
-	}
-	return -EINVAL;
-}
-
 static int hex_u64(const char *s, size_t len, size_t *pos, uint64_t *ret)
 {
 	uint64_t v = 0;

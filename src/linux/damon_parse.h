@@ -84,12 +84,6 @@ int damon_parse_state_file(const char *buf, size_t len,
 int damon_format_state_file(const struct damon_state_rec *rec, char *buf,
 			    size_t len);
 
-/**
- * damon_parse_stat_starttime() - field 22 (starttime) of /proc/PID/stat,
- * found after the last ')' so that any comm parses.
- */
-int damon_parse_stat_starttime(const char *buf, size_t len,
-			       uint64_t *ret_start);
 
 /**
  * damon_parse_maps_line() - the address range of one /proc/PID/maps line

@@ -312,49 +312,66 @@ bool damos_mode_lost(const struct damos_mode *m)
 	return lost;
 }
 
+/* One row per counter: what damos_mode_counters() gives, in its order. */
+#define DIR_ROWS(dir, what)                                                        \
+	{ "damos_" dir "_tried_regions", false, "regions",                          \
+	  "DAMON regions the " what " scheme was tried on (the kernel's nr_tried, summed)." }, \
+	{ "damos_" dir "_tried_bytes", false, "bytes",                              \
+	  "Bytes of the regions the " what " scheme was tried on (sz_tried)." },        \
+	{ "damos_" dir "_applied_regions", false, "regions",                        \
+	  "Regions the " what " scheme acted on (nr_applied)." },                       \
+	{ "damos_" dir "_applied_bytes", false, "bytes",                            \
+	  "Bytes the " what " scheme migrated (sz_applied)." },                         \
+	{ "damos_" dir "_applied_pages", false, "pages",                            \
+	  "Base pages the " what " scheme migrated (sz_applied / page size)." },        \
+	{ "damos_" dir "_quota_exceeds", false, "windows",                          \
+	  "Quota windows the " what " scheme used up (qt_exceeds)." },                  \
+	{ "damos_" dir "_filter_passed_bytes", false, "bytes",                      \
+	  "Bytes that passed the " what " scheme's node filters (sz_ops_filter_passed, 6.14+)." }
+
+const struct src_counter damos_mode_counter_desc[] = {
+	DIR_ROWS("promote", "migrate_hot"),
+	DIR_ROWS("demote", "migrate_cold"),
+	{ "damos_top_used_bp", true, "bp", "Used share of the top-tier node, as pghotd measured it." },
+	{ "damos_top_free_bp", true, "bp", "Free share of the top-tier node, as pghotd measured it." },
+	{ "damos_goal_commits", false, "commits", "user_input goal values written and committed." },
+	{ "damos_commits", false, "commits", "Online changes of the schemes committed to the kdamonds." },
+	{ "damos_kdamond_starts", false, "starts", "Starts of pghotd's kdamonds." },
+	{ "damos_stats_reads", false, "reads", "Reads of the schemes' stats." },
+	{ "damos_errors", false, "errors", "Kernel commands that failed." },
+};
+const size_t damos_mode_nr_counters =
+	sizeof(damos_mode_counter_desc) / sizeof(damos_mode_counter_desc[0]);
+#undef DIR_ROWS
+
 void damos_mode_counters(struct damos_mode *m, src_counter_fn fn, void *arg)
 {
-	static const char *const dir[DAMOS_NR_DIRS] = { "promote", "demote" };
+	const struct src_counter *c = damos_mode_counter_desc;
 	struct damos_counts t[DAMOS_NR_DIRS];
-	uint64_t g[7];
-	char name[64];
+	uint64_t v[sizeof(damos_mode_counter_desc) / sizeof(damos_mode_counter_desc[0])];
+	size_t n = 0;
 
 	pthread_mutex_lock(&m->mx);
 	memcpy(t, m->tot, sizeof(t));
-	g[0] = m->used_bp;
-	g[1] = m->free_bp;
-	g[2] = m->goal_commits;
-	g[3] = m->commits;
-	g[4] = m->starts;
-	g[5] = m->stats_reads;
-	g[6] = m->errors;
-	pthread_mutex_unlock(&m->mx);
 	for (int d = 0; d < DAMOS_NR_DIRS; d++) {
-		const struct {
-			const char *name;
-			uint64_t v;
-		} c[] = {
-			{ "tried_regions", t[d].nr_tried },
-			{ "tried_bytes", t[d].sz_tried },
-			{ "applied_regions", t[d].nr_applied },
-			{ "applied_bytes", t[d].sz_applied },
-			{ "applied_pages", t[d].sz_applied / m->page_size },
-			{ "quota_exceeds", t[d].qt_exceeds },
-			{ "filter_passed_bytes", t[d].sz_ops_filter_passed },
-		};
-
-		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-			snprintf(name, sizeof(name), "damos_%s_%s", dir[d], c[i].name);
-			fn(arg, name, c[i].v, false);
-		}
+		v[n++] = t[d].nr_tried;
+		v[n++] = t[d].sz_tried;
+		v[n++] = t[d].nr_applied;
+		v[n++] = t[d].sz_applied;
+		v[n++] = t[d].sz_applied / m->page_size;
+		v[n++] = t[d].qt_exceeds;
+		v[n++] = t[d].sz_ops_filter_passed;
 	}
-	fn(arg, "damos_top_used_bp", g[0], true);
-	fn(arg, "damos_top_free_bp", g[1], true);
-	fn(arg, "damos_goal_commits", g[2], false);
-	fn(arg, "damos_commits", g[3], false);
-	fn(arg, "damos_kdamond_starts", g[4], false);
-	fn(arg, "damos_stats_reads", g[5], false);
-	fn(arg, "damos_errors", g[6], false);
+	v[n++] = m->used_bp;
+	v[n++] = m->free_bp;
+	v[n++] = m->goal_commits;
+	v[n++] = m->commits;
+	v[n++] = m->starts;
+	v[n++] = m->stats_reads;
+	v[n++] = m->errors;
+	pthread_mutex_unlock(&m->mx);
+	for (size_t i = 0; i < n; i++)
+		fn(arg, c[i].name, v[i], c[i].gauge);
 }
 
 int damos_mode_sync(struct damos_mode *m)

@@ -125,6 +125,10 @@ bool damos_mode_lost(const struct damos_mode *m);
  */
 void damos_mode_counters(struct damos_mode *m, src_counter_fn fn, void *arg);
 
+/* What damos_mode_counters() gives, in its order (docs/counters.md). */
+extern const struct src_counter damos_mode_counter_desc[];
+extern const size_t damos_mode_nr_counters;
+
 /**
  * damos_mode_sync() - for tests and tools: have the worker run a tick now
  * (with what update and set_targets gave it) and wait for it. Blocks for

@@ -253,8 +253,8 @@ static int parse_mpol_flags(const char *s, size_t len, unsigned int *ret)
 	return 0;
 }
 
-/* One " key=value" field after the policy: N<node>=<pages> and
- * kernelpagesize_kB=<n> are kept, the others (anon=, file=, heap, ...)
+/* One " key=value" field after the policy: N<node>=<pages> (per node and
+ * summed) and kernelpagesize_kB=<n> are kept, the others (anon=, file=, heap, ...)
  * skipped. */
 static int numa_map_field(const char *s, size_t len, struct proc_numa_map *r)
 {
@@ -271,6 +271,8 @@ static int numa_map_field(const char *s, size_t len, struct proc_numa_map *r)
 			return -EINVAL;
 		if (nid < PGHOT_MAX_NODES)
 			nodemask_set(&r->pages_on, (unsigned int)nid);
+		if (nid < PROC_NUMA_MAP_NODES)
+			r->node_pages[nid] += v;	/* <= r->pages: no overflow */
 		r->pages += v;
 	} else if (kl == 17 && !memcmp(s, "kernelpagesize_kB", 17)) {
 		if (sysfs_parse_u64(eq + 1, len - kl - 1, &r->page_kb))

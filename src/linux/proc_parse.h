@@ -78,7 +78,11 @@ enum proc_mpol {
 #define PROC_MPOL_F_RELATIVE 0x2u
 #define PROC_MPOL_F_BALANCING 0x4u	/* MPOL_F_NUMA_BALANCING (6.11+) */
 
-/* One line of /proc/PID/numa_maps: a mapping and its policy. */
+/* Nodes whose page counts a numa_maps line keeps one by one. */
+#define PROC_NUMA_MAP_NODES 64
+
+/* One line of /proc/PID/numa_maps: a mapping, its policy, where its pages
+ * are. */
 struct proc_numa_map {
 	uint64_t start;			/* first byte of the mapping */
 	enum proc_mpol mode;
@@ -87,6 +91,11 @@ struct proc_numa_map {
 					 * default and local */
 	uint64_t pages;			/* sum of the N<node>=<pages> fields */
 	struct nodemask pages_on;	/* nodes with N<node>= pages */
+	uint64_t node_pages[PROC_NUMA_MAP_NODES]; /* N<node>=<pages> of each
+					 * node below PROC_NUMA_MAP_NODES (in
+					 * @page_kb pages, as numastat -p
+					 * reads them); the others count in
+					 * @pages only */
 	uint64_t page_kb;		/* kernelpagesize_kB, 0 if absent */
 };
 

@@ -73,9 +73,21 @@ struct src_env {
 	uint32_t max_reports;
 };
 
-/* One named counter of a source, for `pghot stat` and Prometheus. */
+/* One named counter of a source, for `pghot stat` and Prometheus: @name
+ * as in struct src_counter, @v its value now. */
 typedef void (*src_counter_fn)(void *arg, const char *name, uint64_t v,
 			       bool gauge);
+
+/* A counter a source keeps besides struct src_stats, as the registry
+ * describes it (docs/counters.md is generated from these); pghotd exports
+ * it as pghot_NAME_total, or pghot_NAME for a gauge. */
+struct src_counter {
+	const char *name;	/* the kernel's where the meaning is the
+				 * same: "hwhint_total_events" */
+	bool gauge;		/* a state, not a count */
+	const char *unit;	/* "samples", "records", ... */
+	const char *help;	/* what it counts, one sentence */
+};
 
 /* Counters every source keeps (shown by `pghot stat` per source). */
 struct src_stats {
@@ -128,9 +140,8 @@ struct src_ops {
 	/** stats() - copy the source's counters. */
 	void (*stats)(void *priv, struct src_stats *ret);
 	/**
-	 * counters() - the source's own named counters, each through @fn
-	 * (names as the kernel's where the meaning is the same, e.g.
-	 * hwhint_total_events); may be NULL.
+	 * counters() - the source's own counters, each through @fn, those
+	 * of struct src_desc.counters in its order; may be NULL.
 	 */
 	void (*counters)(void *priv, src_counter_fn fn, void *arg);
 	/**
@@ -190,6 +201,8 @@ struct src_desc {
 	const struct src_key_order *orders;	/* cross-key checks */
 	size_t nr_orders;
 	size_t cfg_size;		/* <= SRC_CFG_MAX */
+	const struct src_counter *counters;	/* what ops->counters() gives */
+	size_t nr_counters;
 };
 
 /* Sources known to pghotd, in a fixed order (the index is the bit of

@@ -130,28 +130,42 @@ static void hw_stats(void *priv, struct src_stats *ret)
 	ret->errors = s->st.errors + c.hwhint_malformed_records + c.hwhint_ring_corrupt;
 }
 
-/* Every field of struct hwhint_counters by its name; the state ones are
- * gauges. */
-#define HWC(f, g) { #f, offsetof(struct hwhint_counters, f), g }
-static const struct {
-	const char *name;
-	size_t off;
-	bool gauge;
-} hw_counter_table[] = {
-	HWC(hwhint_total_events, false), HWC(hwhint_useful_events, false),
-	HWC(hwhint_dropped_events, false), HWC(hwhint_dram_accesses, false),
-	HWC(hwhint_extmem_accesses, false), HWC(hwhint_throttle_records, false),
-	HWC(hwhint_unthrottle_records, false), HWC(hwhint_lost_records, false),
-	HWC(hwhint_lost_events, false), HWC(hwhint_lost_samples_records, false),
-	HWC(hwhint_lost_samples, false), HWC(hwhint_other_records, false),
-	HWC(hwhint_unknown_records, false), HWC(hwhint_malformed_records, false),
-	HWC(hwhint_ring_corrupt, false), HWC(hwhint_ring_wrapped, false),
-	HWC(hwhint_noaddr_events, false), HWC(hwhint_untargeted_events, false),
-	HWC(hwhint_nonode_events, false), HWC(hwhint_toptier_events, false),
-	HWC(hwhint_lower_events, false), HWC(hwhint_new_lower_pages, false),
-	HWC(hwhint_reported, false), HWC(hwhint_period, true),
-	HWC(hwhint_period_changes, false), HWC(hwhint_events_open, true),
-	HWC(hwhint_rings, true), HWC(hwhint_open_errors, false),
+/* Every field of struct hwhint_counters, in its order; the state ones are
+ * gauges. Names are those of the pghot series' IBS driver where it has
+ * them. */
+#define HWC(f, g, u, h) { #f, g, u, h }
+static const struct src_counter hw_counter_table[] = {
+	HWC(hwhint_total_events, false, "samples", "Samples decoded from the perf rings."),
+	HWC(hwhint_useful_events, false, "samples",
+	    "Samples with a user data address and a physical address, of a target process."),
+	HWC(hwhint_dropped_events, false, "samples", "Useful samples the full queue refused."),
+	HWC(hwhint_dram_accesses, false, "samples",
+	    "Samples whose data source says DRAM (LVLNUM_RAM, or a legacy LOC_RAM/REM_RAM* hit)."),
+	HWC(hwhint_extmem_accesses, false, "samples", "Samples whose data source says CXL or PMEM."),
+	HWC(hwhint_throttle_records, false, "records",
+	    "PERF_RECORD_THROTTLE: the kernel throttled the events (perf_event_max_sample_rate)."),
+	HWC(hwhint_unthrottle_records, false, "records", "PERF_RECORD_UNTHROTTLE records."),
+	HWC(hwhint_lost_records, false, "records", "PERF_RECORD_LOST records: the ring had no room."),
+	HWC(hwhint_lost_events, false, "samples", "Samples the PERF_RECORD_LOST records say were lost."),
+	HWC(hwhint_lost_samples_records, false, "records", "PERF_RECORD_LOST_SAMPLES records."),
+	HWC(hwhint_lost_samples, false, "samples", "Samples the PMU dropped (PERF_RECORD_LOST_SAMPLES)."),
+	HWC(hwhint_other_records, false, "records", "Records of known types that are ignored."),
+	HWC(hwhint_unknown_records, false, "records", "Records of unknown types."),
+	HWC(hwhint_malformed_records, false, "records", "Records that failed to decode."),
+	HWC(hwhint_ring_corrupt, false, "events", "Framing breaks in a ring (the rest of its snapshot skipped)."),
+	HWC(hwhint_ring_wrapped, false, "records", "Records copied across a ring's end."),
+	HWC(hwhint_noaddr_events, false, "samples", "Samples without a user data address or a physical address."),
+	HWC(hwhint_untargeted_events, false, "samples", "Samples of processes that are not targets."),
+	HWC(hwhint_nonode_events, false, "samples", "Samples whose physical address is in no memory block."),
+	HWC(hwhint_toptier_events, false, "samples", "Useful samples of pages on the top tier."),
+	HWC(hwhint_lower_events, false, "samples", "Useful samples of pages on a lower tier."),
+	HWC(hwhint_new_lower_pages, false, "pages", "Lower-tier pages not seen in the last 8 s."),
+	HWC(hwhint_reported, false, "samples", "Samples handed to the pipeline."),
+	HWC(hwhint_period, true, "events", "The current sample period (events per sample)."),
+	HWC(hwhint_period_changes, false, "changes", "Changes of the adaptive sample period."),
+	HWC(hwhint_events_open, true, "events", "Open perf event descriptors."),
+	HWC(hwhint_rings, true, "rings", "Mapped perf rings."),
+	HWC(hwhint_open_errors, false, "opens", "Per-target event opens that failed."),
 };
 #undef HWC
 
@@ -163,12 +177,12 @@ static void hw_counters(void *priv, src_counter_fn fn, void *arg)
 {
 	struct src_hw *s = priv;
 	struct hwhint_counters c;
+	uint64_t v[sizeof(c) / sizeof(uint64_t)];
 
 	hwhint_counters(s->h, &c);
+	memcpy(v, &c, sizeof(v));	/* only uint64_t fields, in table order */
 	for (size_t i = 0; i < sizeof(hw_counter_table) / sizeof(hw_counter_table[0]); i++)
-		fn(arg, hw_counter_table[i].name,
-		   *(const uint64_t *)((const char *)&c + hw_counter_table[i].off),
-		   hw_counter_table[i].gauge);
+		fn(arg, hw_counter_table[i].name, v[i], hw_counter_table[i].gauge);
 }
 
 static void hw_close(void *priv)
@@ -256,4 +270,6 @@ const struct src_desc src_hwhint = {
 	.orders = hw_orders,
 	.nr_orders = sizeof(hw_orders) / sizeof(hw_orders[0]),
 	.cfg_size = sizeof(struct hwhint_cfg),
+	.counters = hw_counter_table,
+	.nr_counters = sizeof(hw_counter_table) / sizeof(hw_counter_table[0]),
 };

@@ -150,6 +150,7 @@ static void params(const struct sim *s, struct pl_params *p)
 	p->tun.sleep_ms = (unsigned)c->sleep_ms;
 	p->tun.batch_nr = (unsigned)c->batch_nr;
 	p->tun.target_nid = (int)c->target_nid;
+	p->range_pages_min = (uint32_t)scaled(s, d->range_pages_min);
 	p->range_pages_max = (uint32_t)scaled(s, d->range_pages_max);
 	p->poll_pages_max = (uint32_t)scaled(s, d->poll_pages_max);
 	p->demote_enabled = s->c->policy == SIM_POL_PGHOTD_DAMON && d->demotion;
@@ -267,6 +268,7 @@ static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 			.end = p->vbase + (r->end << SIM_PAGE_SHIFT),
 			.nid = PGHOT_NID_UNKNOWN,
 			.nr_accesses = r->nr_accesses,
+			.max_accesses = c->max_nr_accesses,
 			.age = r->age,
 			.cold = r->nr_accesses == 0,
 		};

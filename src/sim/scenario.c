@@ -168,7 +168,8 @@ static const struct param params[] = {
 
 	NUM("pghotd.hot_min_accesses", P_U64, pghotd.hot_min_accesses, 1, 1000, "1", "", "a DAMON region is hot from this nr_accesses"),
 	NUM("pghotd.poll_aggrs", P_U64, pghotd.poll_aggrs, 1, 1000, "2", "", "aggregations per report: the kernel refills the tried regions pghotd reads every one to two"),
-	NUM("pghotd.range_pages_max", P_U64, pghotd.range_pages_max, 1, 1e9, "256", "pages", "pages looked at per region report"),
+	NUM("pghotd.range_pages_min", P_U64, pghotd.range_pages_min, 1, 1e9, "256", "pages", "pages looked at per region report, at the least evidence"),
+	NUM("pghotd.range_pages_max", P_U64, pghotd.range_pages_max, 1, 1e9, "1024", "pages", "pages looked at per region report, when every check saw an access"),
 	NUM("pghotd.poll_pages_max", P_U64, pghotd.poll_pages_max, 1, 1e9, "16384", "pages", "pages looked at per poll"),
 	BOOL("pghotd.demotion", pghotd.demotion, "0", "pghotd demotes cold pages of its targets"),
 	NUM("pghotd.demote_low_pct", P_U64, pghotd.demote_low_pct, 1, 99, "5", "%", "demote below this free memory"),

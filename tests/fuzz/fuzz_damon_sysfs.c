@@ -109,7 +109,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	damon_parse_state(buf, size, &on);
 	damon_parse_ops(buf, size, &mask);
 	damon_parse_kdamond_pid(buf, size, &pid);
-	damon_parse_stat_starttime(buf, size, &u);
 	damon_parse_hex_u64(buf, size, &u);
 	if (!damon_parse_state_file(buf, size, &rec)) {
 		/* what parses must format and parse back to the same */

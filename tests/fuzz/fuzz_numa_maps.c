@@ -12,6 +12,18 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The per-node counts are a part of the total. */
+static void check_node_pages(const struct proc_numa_map *m)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < PROC_NUMA_MAP_NODES; i++) {
+		if (m->node_pages[i] > m->pages - sum)
+			__builtin_trap();
+		sum += m->node_pages[i];
+	}
+}
+
 static void round_trip(const char *line, size_t len)
 {
 	struct proc_numa_map m, back;
@@ -22,6 +34,7 @@ static void round_trip(const char *line, size_t len)
 		return;
 	if (m.mode >= PROC_MPOL_MAX || (m.flags & ~7u))
 		__builtin_trap();
+	check_node_pages(&m);
 	nodelist_format(&m.nodes, nodes, sizeof(nodes));
 	n = snprintf(text, sizeof(text), "%llx %s%s%s%s%s%s%s",
 		     (unsigned long long)m.start, proc_mpol_name(m.mode),

@@ -40,69 +40,73 @@ bad() {
 
 # Floating options: NaN and infinities in every spelling, and out of range.
 for v in nan NaN -nan NAN inf -inf infinity 1e999; do
-	bad "^pghot bench: --hot-frac '$v': out of range 0 < F <= 1" kv --node 0 -d 1 --hot-frac "$v"
-	bad "^pghot bench: --theta '$v': out of range 0 < T < 1" kv --node 0 -d 1 --dist zipf --theta "$v"
-	bad "^pghot bench: --hot-mass '$v': out of range 0 < M <= 1" kv --node 0 -d 1 --dist zipf --hot-mass "$v"
-	bad "^pghot bench: --duration '$v': out of range 0.001 <= SEC <= 604800" micro --node 0 -d "$v"
+	bad "^pghot bench: error: --hot-frac: '$v' is out of range: give a number above 0 and at most 1" kv --node 0 -d 1 --hot-frac "$v"
+	bad "^pghot bench: error: --theta: '$v' is out of range: give a number above 0 and below 1" kv --node 0 -d 1 --dist zipf --theta "$v"
+	bad "^pghot bench: error: --hot-mass: '$v' is out of range: give a number above 0 and at most 1" kv --node 0 -d 1 --dist zipf --hot-mass "$v"
+	bad "^pghot bench: error: --duration: '$v' is out of range: give 0.001 to 604800" micro --node 0 -d "$v"
 done
-bad "--hot-frac '0': out of range 0 < F <= 1" kv --node 0 --hot-frac 0
-bad "--hot-frac '1.5': out of range" kv --node 0 --hot-frac 1.5
-bad "--theta '1': out of range 0 < T < 1" kv --node 0 --theta 1
-bad "--theta '-0.5': out of range" kv --node 0 --theta -0.5
-bad "--hot-mass '0': out of range" kv --node 0 --hot-mass 0
-bad "--hot-mass '1.01': out of range" kv --node 0 --hot-mass 1.01
-bad "--duration '0': out of range" micro --node 0 -d 0
-bad "--duration '-1': out of range" micro --node 0 -d -1
-bad "--duration '1e-300': out of range" micro --node 0 -d 1e-300
-bad "--duration '18446744073': out of range" micro --node 0 -d 18446744073
-bad "--duration '604801': out of range" micro --node 0 --duration 604801
-bad "--hot-frac '0.5x': not a number" kv --node 0 --hot-frac 0.5x
-bad "--theta '': not a number" kv --node 0 --theta ''
+bad "--hot-frac: '0' is out of range: give a number above 0 and at most 1" kv --node 0 --hot-frac 0
+bad "--hot-frac: '1.5' is out of range" kv --node 0 --hot-frac 1.5
+bad "--theta: '1' is out of range: give a number above 0 and below 1" kv --node 0 --theta 1
+bad "--theta: '-0.5' is out of range" kv --node 0 --theta -0.5
+bad "--hot-mass: '0' is out of range" kv --node 0 --hot-mass 0
+bad "--hot-mass: '1.01' is out of range" kv --node 0 --hot-mass 1.01
+bad "--duration: '0' is out of range" micro --node 0 -d 0
+bad "--duration: '-1' is out of range" micro --node 0 -d -1
+bad "--duration: '1e-300' is out of range" micro --node 0 -d 1e-300
+bad "--duration: '18446744073' is out of range" micro --node 0 -d 18446744073
+bad "--duration: '604801' is out of range" micro --node 0 --duration 604801
+bad "--hot-frac: '0.5x' is not a number" kv --node 0 --hot-frac 0.5x
+bad "--theta: '' is not a number" kv --node 0 --theta ''
 
 # Integer options: range, overflow of the unit conversion, junk, signs.
 U64MAX=18446744073709551615
 for o in -s --size; do
-	bad "^pghot bench: --size '$U64MAX': out of range 1\.\.1048576" micro --node 0 $o $U64MAX
+	bad "^pghot bench: error: --size: '$U64MAX' is out of range: give 1 to 1048576" micro --node 0 $o $U64MAX
 done
-bad "^pghot bench: --size '18446744073709551616': out of range 1\.\.1048576" micro --node 0 -s 18446744073709551616
-bad "--size '1048577': out of range 1\.\.1048576" micro --node 0 -s 1048577
-bad "--size '0': out of range 1\.\.1048576" micro --node 0 -s 0
-bad "--size '-1': not a number" micro --node 0 -s -1
-bad "--size ' -1': not a number" micro --node 0 -s ' -1'
-bad "--size '12abc': not a number" micro --node 0 -s 12abc
-bad "^pghot bench: --threads '1000': out of range 1\.\.256" micro --node 0 -t 1000
-bad "--threads '4294967297': out of range 1\.\.256" micro --node 0 -t 4294967297
-bad "--threads '0': out of range 1\.\.256" micro --node 0 --threads 0
-bad "--accesses ' -5': not a number" micro --node 0 -n ' -5'
-bad "--interval-ms '1': out of range 10\.\.3600000" micro --node 0 --interval-ms 1
-bad "--interval-ms '4294967306': out of range 10\.\.3600000" micro --node 0 --interval-ms 4294967306
-bad "--lat-every '0': out of range 1\.\.1000000" micro --node 0 --lat-every 0
-bad "--lat-every '4294967296': out of range 1\.\.1000000" micro --node 0 --lat-every 4294967296
-bad "--dram-pct '101': out of range 0\.\.100" micro --node 0 --dram-pct 101
-bad "--store-pct '4294967296': out of range 0\.\.100" micro --node 0 --store-pct 4294967296
+bad "^pghot bench: error: --size: '18446744073709551616' is out of range: give 1 to 1048576" micro --node 0 -s 18446744073709551616
+bad "--size: '1048577' is out of range: give 1 to 1048576" micro --node 0 -s 1048577
+bad "--size: '0' is out of range: give 1 to 1048576" micro --node 0 -s 0
+bad "--size: '-1' is not a number" micro --node 0 -s -1
+bad "--size: ' -1' is not a number" micro --node 0 -s ' -1'
+bad "--size: '12abc' is not a number" micro --node 0 -s 12abc
+bad "^pghot bench: error: --threads: '1000' is out of range: give 1 to 256" micro --node 0 -t 1000
+bad "--threads: '4294967297' is out of range: give 1 to 256" micro --node 0 -t 4294967297
+bad "--threads: '0' is out of range: give 1 to 256" micro --node 0 --threads 0
+bad "--accesses: ' -5' is not a number" micro --node 0 -n ' -5'
+bad "--interval-ms: '1' is out of range: give 10 to 3600000" micro --node 0 --interval-ms 1
+bad "--interval-ms: '4294967306' is out of range: give 10 to 3600000" micro --node 0 --interval-ms 4294967306
+bad "--lat-every: '0' is out of range: give 1 to 1000000" micro --node 0 --lat-every 0
+bad "--lat-every: '4294967296' is out of range: give 1 to 1000000" micro --node 0 --lat-every 4294967296
+bad "--dram-pct: '101' is out of range: give 0 to 100" micro --node 0 --dram-pct 101
+bad "--store-pct: '4294967296' is out of range: give 0 to 100" micro --node 0 --store-pct 4294967296
 for o in --filler --filler-leave --hot-offset; do
-	bad "^pghot bench: $o '$U64MAX': out of range 0\.\.1048576" micro --node 0 $o $U64MAX
-	bad "$o '17592186044416': out of range 0\.\.1048576" micro --node 0 $o 17592186044416
+	bad "^pghot bench: error: $o: '$U64MAX' is out of range: give 0 to 1048576" micro --node 0 $o $U64MAX
+	bad "$o: '17592186044416' is out of range: give 0 to 1048576" micro --node 0 $o 17592186044416
 done
 for o in --hot --region; do
-	bad "^pghot bench: $o '$U64MAX': out of range 1\.\.1048576" micro --node 0 $o $U64MAX
-	bad "$o '0': out of range 1\.\.1048576" micro --node 0 $o 0
+	bad "^pghot bench: error: $o: '$U64MAX' is out of range: give 1 to 1048576" micro --node 0 $o $U64MAX
+	bad "$o: '0' is out of range: give 1 to 1048576" micro --node 0 $o 0
 done
-bad "--reps '0': out of range" micro --node 0 --reps 0
+bad "--reps: '0' is out of range" micro --node 0 --reps 0
 bad "--hot-offset \+ --hot .* beyond --size" micro --node 0 -s 64 --hot 32 --hot-offset 40
 bad "--hot .* beyond --size" micro --node 0 -s 16
-bad "^pghot bench: --keys '$U64MAX': out of range 16\.\.1073741824" kv --node 0 --keys $U64MAX
-bad "^pghot bench: --keys '1': out of range 16\.\.1073741824" kv --node 0 --keys 1
-bad "--keys '1073741825': out of range" kv --node 0 --keys 1073741825
+bad "^pghot bench: error: --keys: '$U64MAX' is out of range: give 16 to 1073741824" kv --node 0 --keys $U64MAX
+bad "^pghot bench: error: --keys: '1' is out of range: give 16 to 1073741824" kv --node 0 --keys 1
+bad "--keys: '1073741825' is out of range" kv --node 0 --keys 1073741825
 bad "--keys .*--value-size .*1048576 MiB" kv --node 0 --keys 1073741824 --value-size 4096
-bad "^pghot bench: --value-size '3': out of range 64\.\.4096, a power of two" kv --node 0 --value-size 3
-bad "--value-size '96': out of range 64\.\.4096, a power of two" kv --node 0 --value-size 96
-bad "--value-size '8192': out of range" kv --node 0 --value-size 8192
-bad "--node '8': out of range 0\.\.7" micro --node 8
-bad "--node '$U64MAX': out of range 0\.\.7" micro --node $U64MAX
-bad "--fast-node '4294967296': out of range 0\.\.7" micro --node 0 --fast-node 4294967296
-bad "--thp 'maybe': want on or off" micro --node 0 --thp maybe
-bad "--dist 'pareto': want uniform or zipf" kv --node 0 --dist pareto
+bad "^pghot bench: error: --value-size: '3' is not a power of two: give 64, 128, 256, 512, 1024, 2048 or 4096" kv --node 0 --value-size 3
+bad "--value-size: '96' is not a power of two" kv --node 0 --value-size 96
+bad "--value-size: '8192' is out of range: give 64, 128," kv --node 0 --value-size 8192
+bad "--node: '8' is out of range: give 0 to 7" micro --node 8
+bad "--node: '$U64MAX' is out of range: give 0 to 7" micro --node $U64MAX
+bad "--fast-node: '4294967296' is out of range: give 0 to 7" micro --node 0 --fast-node 4294967296
+bad "--thp: 'maybe' is not a choice: give on or off" micro --node 0 --thp maybe
+bad "--dist: 'pareto' is not a choice: give uniform or zipf" kv --node 0 --dist pareto
+# Near misses are named.
+bad "^pghot bench: error: unknown workload 'mirco': did you mean 'micro'\\? \\(give micro or kv, see 'pghot help bench'\\)" mirco
+bad "^pghot bench: error: unknown option '--treads': did you mean '--threads'\\?" micro --node 0 --treads 2
+bad "^pghot bench: error: option '--size' needs a value" micro --node 0 --size
 
 # Nodes that do not exist here: named, with how many nodes the machine has.
 online=$(cat /sys/devices/system/node/online 2>/dev/null)
@@ -112,12 +116,12 @@ if [ -n "$online" ]; then
 		[ -d /sys/devices/system/node/node$n ] || { missing=$n; break; }
 	done
 	if [ -n "$missing" ]; then
-		bad "^pghot bench: --node $missing: NUMA node $missing does not exist; this machine has [0-9]+ NUMA nodes? \($online\)" micro --node "$missing" -s 8 --hot 4
+		bad "^pghot bench: error: --node $missing: NUMA node $missing does not exist; this machine has [0-9]+ NUMA nodes? \($online\)" micro --node "$missing" -s 8 --hot 4
 		have=$(ls -d /sys/devices/system/node/node[0-9]* | sed 's/.*node//' | sort -n | head -n 1)
-		bad "^pghot bench: --fast-node $missing: NUMA node $missing does not exist" \
+		bad "^pghot bench: error: --fast-node $missing: NUMA node $missing does not exist" \
 			micro --node "$have" --fast-node "$missing" --dram-pct 50 -s 8 --hot 4
 		if [ "$missing" = 1 ]; then
-			bad "^pghot bench: --node 1 \(the default\): NUMA node 1 does not exist" micro -s 8 --hot 4
+			bad "^pghot bench: error: --node 1 \(the default\): NUMA node 1 does not exist" micro -s 8 --hot 4
 		fi
 	else
 		ok "every node 0..7 exists: missing-node case skipped"

@@ -11,18 +11,18 @@ proc 4242 worker 102400
 config "[engine]" "enabled_sources = feed" "sleep_ms = 50" "[targets]" "pids = 4242" \
 	"[feed]" "path = $T/feed.sock"
 start --migrator=fake:1
-for _ in $(seq 100); do grep -q '^pghot_uptime_ms [1-9]' "$T/pghot.prom" 2>/dev/null && break; sleep 0.05; done
+for _ in $(seq 100); do grep -qE '^pghot_uptime_seconds [0-9.]*[1-9]' "$T/pghot.prom" 2>/dev/null && break; sleep 0.05; done
 out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=fake:1 2>&1) && fail "second pghotd started"
 echo "$out" | grep -qF "error: another pghotd is running on '$T/pghotd.sock'" || fail "second pghotd: $out"
 echo "$out" | grep -qF "source 'feed' running" && fail "second pghotd opened its sources: $out"
 [ -S "$T/feed.sock" ] || fail "second pghotd removed the feed socket of the first"
-grep -q '^pghot_uptime_ms 0$' "$T/pghot.prom" && fail "second pghotd overwrote the stats file"
+grep -q '^pghot_uptime_seconds 0\.000$' "$T/pghot.prom" && fail "second pghotd overwrote the stats file"
 python3 - "$T/feed.sock" <<'PY' || fail "feed socket of the first pghotd does not answer"
 import socket, sys
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(b"4242 0x10000\n4242 0x10000\n"); s.close()
 PY
-wait_stat pgpromote_success 1
+wait_stat pghot_pgpromote_success_total 1
 stop
 ok "a second pghotd on the same socket changes nothing"
 
@@ -87,7 +87,7 @@ import socket, sys
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(b"4242 0x10000\n4242 0x10000\n"); s.close()
 PY
-wait_stat pgpromote_success 1
+wait_stat pghot_pgpromote_success_total 1
 stop
 ok "a feed socket in use is not taken over"
 
@@ -107,9 +107,9 @@ import socket, sys
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(b"4242 0x10000 7\n4242 0x10000 7\n4242 0x20000 1\n4242 0x20000 1\n"); s.close()
 PY
-wait_stat pgpromote_success 1
-wait_stat reports_bad_nid 2
-[ "$(stat_of record_errors)" = 0 ] || fail "record_errors $(stat_of record_errors)"
+wait_stat pghot_pgpromote_success_total 1
+wait_stat pghot_reports_bad_nid_total 2
+[ "$(stat_of pghot_record_errors_total)" = 0 ] || fail "record_errors $(stat_of pghot_record_errors_total)"
 grep -qF "fake: move pid 4242 addr 0x20000 to node 0" "$T/log" || fail "sample from a memoryless node not promoted"
 grep -qF "warning: a feed report of pid 4242 names node 7, not a node of this machine (nodes 0-2): dropped; give -1 when the node is unknown" "$T/log" ||
 	fail "no reason for the bad node"
@@ -137,7 +137,7 @@ start --migrator=fake:1
 ctl() { "$PGHOT" ctl --socket "$T/pghotd.sock" "$@"; }
 before=$(ctl get)
 out=$(ctl set cgroup "$(printf '/x\nSET freq_threshold 3')" 2>&1) && fail "value with a newline accepted"
-[ "$out" = "pghot ctl: key 'cgroup': value has a control character" ] || fail "newline value: $out"
+[ "$out" = "pghot ctl: error: key 'cgroup': value has a control character" ] || fail "newline value: $out"
 out=$(ctl set "$(printf 'freq_threshold\nRELOAD')" 1 2>&1) && fail "name with a newline accepted"
 for kv in "freq_threshold 0x" "freq_threshold -1" "freq_threshold 99999999999999999999" "sleep_ms 5" \
 	"enabled_sources perf" "pids 0" "comm abcdefghijklmnopq" "lower_tier_nodes 0" "target_nid 1" \
@@ -151,7 +151,7 @@ ok "ctl set: bad names and values change nothing"
 # --pid 0 is a usage error with a message, not a silent exit.
 out=$("$PGHOTD" --pid 0 2>&1); rc=$?
 [ $rc = 2 ] || fail "--pid 0: exit $rc"
-[ "$out" = "pghotd: error: --pid: '0' is not a number in 1..4194304" ] || fail "--pid 0: '$out'"
+[ "$out" = "pghotd: error: --pid: '0' is out of range: give 1 to 4194304" ] || fail "--pid 0: '$out'"
 ok "--pid 0: usage error with a reason"
 
 # ctl set / reload naming a pid or cgroup that does not exist is refused as
@@ -165,11 +165,11 @@ config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242 4343" "resca
 start --migrator=fake:1
 ctl() { "$PGHOT" ctl --socket "$T/pghotd.sock" "$@"; }
 out=$(ctl set pids 9999 2>&1) && fail "ctl set pids 9999 accepted"
-[ "$out" = "pghot ctl: target pid 9999 not found (no $T/proc/9999): check the pid or use comm = NAME" ] || fail "pids 9999: $out"
+[ "$out" = "pghot ctl: error: target pid 9999 not found (no $T/proc/9999): check the pid or use comm = NAME" ] || fail "pids 9999: $out"
 out=$(ctl set cgroup /nope.slice 2>&1) && fail "ctl set cgroup /nope.slice accepted"
 echo "$out" | grep -qF "target cgroup '/nope.slice' not found" || fail "cgroup: $out"
 [ "$(ctl get pids)" = "4242 4343" ] || fail "pids changed: $(ctl get pids)"
-[ "$(stat_of targets)" = 2 ] || fail "targets dropped: $(stat_of targets)"
+[ "$(stat_of pghot_targets)" = 2 ] || fail "targets dropped: $(stat_of pghot_targets)"
 config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242 4343 9999" "[feed]" "path = $T/feed"
 kill -HUP "$DPID"
 wait_log "reload failed, keeping the old config: target pid 9999 not found"
@@ -186,12 +186,12 @@ ok "ctl set / reload: a missing pid or cgroup is refused, an exited one is not"
 # names it.
 out=$("$PGHOT" topology extra 2>&1); rc=$?
 [ $rc = 2 ] || fail "pghot topology extra: exit $rc"
-echo "$out" | head -1 | grep -qxF "pghot topology: unexpected argument 'extra'" || fail "topology extra: $out"
+echo "$out" | head -1 | grep -qxF "pghot topology: error: unexpected argument 'extra' (see 'pghot help topology')" || fail "topology extra: $out"
 out=$("$PGHOT" ctl frob 2>&1); rc=$?
 [ $rc = 2 ] || fail "pghot ctl frob: exit $rc"
-echo "$out" | head -1 | grep -qxF "pghot ctl: unknown command 'frob'" || fail "ctl frob: $out"
+echo "$out" | head -1 | grep -qxF "pghot ctl: error: unknown command 'frob' (see 'pghot help ctl')" || fail "ctl frob: $out"
 out=$("$PGHOT" ctl set freq_threshold 2>&1) && fail "ctl set NAME accepted"
-echo "$out" | head -1 | grep -qxF "pghot ctl: wrong number of arguments for 'set'" || fail "ctl set NAME: $out"
+echo "$out" | head -1 | grep -qxF "pghot ctl: error: 'set' takes a key and a value (see 'pghot help ctl')" || fail "ctl set NAME: $out"
 ok "pghot: stray arguments named"
 
 # A Prometheus file that cannot be written: an error at start and on
@@ -237,7 +237,7 @@ stop
 wait $W
 rc=$?
 [ $rc = 1 ] || fail "pghot stat --watch: exit $rc when pghotd stopped ($(cat "$T/watch.err"))"
-grep -qF "pghot stat: connection to pghotd lost" "$T/watch.err" || fail "watch message: $(cat "$T/watch.err")"
+grep -qF "pghot stat: error: connection to pghotd lost" "$T/watch.err" || fail "watch message: $(cat "$T/watch.err")"
 ok "pghot stat --watch: pghotd stopping is reported"
 
 # SIGTERM during start-up is a clean stop: exit 0, nothing left behind.
@@ -282,6 +282,6 @@ ok "SIGTERM during start-up: clean stop"
 # pghot topology --lower-tier-nodes naming a missing node says so.
 machine 2node-tiers
 out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 1,5 2>&1) && fail "topology: missing node accepted"
-[ "$out" = "pghot topology: lower_tier_nodes: node 5 does not exist (nodes 0-1): name the CPU-less (CXL) nodes" ] ||
+[ "$out" = "pghot topology: error: lower_tier_nodes: node 5 does not exist (nodes 0-1): name the CPU-less (CXL) nodes" ] ||
 	fail "topology missing node: $out"
 ok "pghot topology: a missing lower-tier node is refused"

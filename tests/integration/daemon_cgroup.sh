@@ -13,17 +13,17 @@ mkdir -p "$cg/app.slice"
 echo 400 >"$cg/app.slice/cgroup.procs"
 config "${base[@]}" "[targets]" "cgroup = app.slice" "rescan_ms = 100"
 start --migrator=dry-run
-[ "$(stat_of targets)" = 1 ] || fail "targets $(stat_of targets)"
+[ "$(stat_of pghot_targets)" = 1 ] || fail "targets $(stat_of pghot_targets)"
 rm -rf "$cg/app.slice"
 wait_log "target cgroup 'app.slice' is gone"
-wait_stat target_scans 15
+wait_stat pghot_target_scans_total 15
 n=$(grep -c "target cgroup 'app.slice' is gone" "$T/log")
 [ "$n" = 1 ] || fail "'is gone' said $n times over 10 rescans"
 ok "a cgroup that is gone is said once"
 mkdir -p "$cg/app.slice"
 echo 400 >"$cg/app.slice/cgroup.procs"
 wait_log "target cgroup 'app.slice' is back: managing its processes again"
-wait_stat targets 1
+wait_stat pghot_targets 1
 rm -rf "$cg/app.slice"
 for _ in $(seq 100); do [ "$(grep -c "is gone" "$T/log")" = 2 ] && break; sleep 0.05; done
 [ "$(grep -c "is gone" "$T/log")" = 2 ] || fail "gone again not said"
@@ -40,7 +40,7 @@ grep -qxF "pghotd: error: target cgroup 'app.slice': this system has cgroup v1 o
 	fail "v1 message: $(cat "$T/log")"
 config "${base[@]}" "[targets]" "pids = 400"
 start --migrator=dry-run
-[ "$(stat_of targets)" = 1 ] || fail "pids on cgroup v1: targets $(stat_of targets)"
+[ "$(stat_of pghot_targets)" = 1 ] || fail "pids on cgroup v1: targets $(stat_of pghot_targets)"
 stop
 ok "cgroup v1: the cgroup key is refused saying what works; pids work"
 
@@ -50,6 +50,6 @@ touch "$cg/unified/cgroup.controllers"
 echo 400 >"$cg/unified/app.slice/cgroup.procs"
 config "${base[@]}" "[targets]" "cgroup = app.slice"
 start --migrator=dry-run
-[ "$(stat_of targets)" = 1 ] || fail "hybrid: targets $(stat_of targets)"
+[ "$(stat_of pghot_targets)" = 1 ] || fail "hybrid: targets $(stat_of pghot_targets)"
 stop
 ok "hybrid cgroups: the v2 hierarchy at fs/cgroup/unified is used"

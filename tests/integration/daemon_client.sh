@@ -23,7 +23,7 @@ for cmd in "stat" "ctl"; do
 	rc=$?
 	t1=$(date +%s)
 	[ $rc = 1 ] || fail "pghot $cmd on a mute socket: exit $rc: $out"
-	[ "$out" = "pghot $cmd: pghotd at '$T/mute.sock' did not answer within 5 s" ] ||
+	[ "$out" = "pghot $cmd: error: pghotd at '$T/mute.sock' did not answer within 5 s" ] ||
 		fail "pghot $cmd on a mute socket: $out"
 	[ $((t1 - t0)) -le 8 ] || fail "pghot $cmd took $((t1 - t0)) s"
 done
@@ -32,22 +32,22 @@ ok "a socket that never answers: stat and ctl give up after 5 s"
 # Bad arguments and paths that are not a pghotd socket.
 out=$("$PGHOT" stat extra 2>&1); rc=$?
 [ $rc = 2 ] || fail "pghot stat extra: exit $rc"
-[ "$(echo "$out" | head -1)" = "pghot stat: unexpected argument 'extra'" ] || fail "pghot stat extra: $out"
+[ "$(echo "$out" | head -1)" = "pghot stat: error: unexpected argument 'extra' (see 'pghot help stat')" ] || fail "pghot stat extra: $out"
 out=$("$PGHOT" stat --socket /etc/passwd 2>&1) && fail "stat on /etc/passwd succeeded"
-[ "$out" = "pghot stat: '/etc/passwd' is not a pghotd socket (not a socket file): see [stats] socket, or pass --socket" ] ||
+[ "$out" = "pghot stat: error: '/etc/passwd' is not a pghotd socket (not a socket file): see [stats] socket, or pass --socket" ] ||
 	fail "stat on /etc/passwd: $out"
 out=$("$PGHOT" ctl --socket /etc/passwd get 2>&1) && fail "ctl on /etc/passwd succeeded"
-[ "$out" = "pghot ctl: '/etc/passwd' is not a pghotd socket (not a socket file): see [stats] socket, or pass --socket" ] ||
+[ "$out" = "pghot ctl: error: '/etc/passwd' is not a pghotd socket (not a socket file): see [stats] socket, or pass --socket" ] ||
 	fail "ctl on /etc/passwd: $out"
 ok "stat: an extra argument and a path that is not a socket are named"
 
 # --version: the same as pghotd's
 v=$("$PGHOT" --version) || fail "pghot --version failed"
 [ "$v" = "$("$PGHOTD" --version | sed 's/^pghotd/pghot/')" ] || fail "pghot --version: '$v'"
-echo "$v" | grep -qE '^pghot [0-9]+\.[0-9]+ \(protocol [0-9]+\)$' || fail "pghot --version: '$v'"
+echo "$v" | grep -qE '^pghot [0-9]+\.[0-9]+ \([0-9]{4}-[0-9]{2}-[0-9]{2}, protocol [0-9]+\)$' || fail "pghot --version: '$v'"
 ok "pghot --version: $v"
 
 # --once-ms 0 is refused (it would mean "never stop")
 out=$("$PGHOTD" --once-ms 0 2>&1) && fail "--once-ms 0 accepted"
-echo "$out" | grep -qF "pghotd: error: --once-ms: '0' is not a number in 1.." || fail "--once-ms 0: $out"
+echo "$out" | grep -qxF "pghotd: error: --once-ms: '0' is out of range: give 1 or more" || fail "--once-ms 0: $out"
 ok "--once-ms 0 is refused"

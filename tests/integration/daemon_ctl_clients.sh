@@ -17,9 +17,9 @@ S=$T/pghotd.sock
 # wakes of the worker in 2 s (about 40 at sleep_ms = 50)
 pace() {
 	local a b
-	a=$(stat_of node1_worker_wakes)
+	a=$(stat_of 'pghot_worker_wakes_total{node="1"}')
 	sleep 2
-	b=$(stat_of node1_worker_wakes)
+	b=$(stat_of 'pghot_worker_wakes_total{node="1"}')
 	echo $((b - a))
 }
 base=$(pace)
@@ -32,7 +32,7 @@ s = socket.socket(socket.AF_UNIX)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
 s.connect(sys.argv[1])
 s.setblocking(False)
-data = b"PROTOCOL 2\n" + b"STATS\n" * 2000
+data = b"PROTOCOL 3\n" + b"STATS\n" * 2000
 try:
     while data:
         n = s.send(data); data = data[n:]
@@ -63,7 +63,7 @@ PY
 IDLE=$!
 sleep 1.5
 out=$("$PGHOT" stat --socket "$S" 2>&1) || fail "pghot stat with 20 idle clients: $out"
-echo "$out" | grep -q '^node1_worker_wakes ' || fail "pghot stat with 20 idle clients: $out"
+echo "$out" | grep -qF 'pghot_worker_wakes_total{node="1"} ' || fail "pghot stat with 20 idle clients: $out"
 n=$(pace)
 [ "$n" -ge $((base / 2)) ] || fail "worker wakes $n in 2 s with idle clients (was $base)"
 grep -qF "control socket: closed an idle client to make room" "$T/log" || fail "no log of the idle client closed"
@@ -76,7 +76,7 @@ import socket, sys, time, threading
 def client():
     s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(5)
     f = s.makefile("rwb")
-    f.write(b"PROTOCOL 2\n"); f.flush(); f.readline()
+    f.write(b"PROTOCOL 3\n"); f.flush(); f.readline()
     while True:
         f.write(b"PING\n"); f.flush(); f.readline()
         time.sleep(0.02)
@@ -90,11 +90,11 @@ BUSY=$!
 for _ in $(seq 100); do [ -e "$T/busy.ready" ] && break; sleep 0.05; done
 for i in $(seq 10); do
 	out=$("$PGHOT" stat --socket "$S" 2>&1) && fail "pghot stat got in with every slot busy"
-	[ "$out" = "pghot stat: pghotd at '$S' is busy: all 16 control connections are in use; try again later" ] ||
+	[ "$out" = "pghot stat: error: pghotd at '$S' is busy: all 16 control connections are in use; try again later" ] ||
 		fail "pghot stat, all slots busy: '$out'"
 done
 out=$("$PGHOT" ctl --socket "$S" get freq_threshold 2>&1) && fail "pghot ctl got in with every slot busy"
-[ "$out" = "pghot ctl: pghotd at '$S' is busy: all 16 control connections are in use; try again later" ] ||
+[ "$out" = "pghot ctl: error: pghotd at '$S' is busy: all 16 control connections are in use; try again later" ] ||
 	fail "pghot ctl, all slots busy: '$out'"
 n=$(grep -c "control socket: all 16 connections busy" "$T/log")
 [ "$n" = 1 ] || fail "$n refusal warnings for 11 refusals (want 1: throttled)"
@@ -108,7 +108,7 @@ python3 - "$S" <<'PY' || fail "an idle client was not timed out"
 import socket, sys, time
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(15)
 t = time.time()
-s.sendall(b"PROTOCOL 2\n")
+s.sendall(b"PROTOCOL 3\n")
 assert s.recv(100).startswith(b"OK pghotd")
 rest = s.recv(1000)	# the server's goodbye, then end of file
 while rest and not rest.endswith(b"\n"):

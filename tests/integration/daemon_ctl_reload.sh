@@ -17,21 +17,21 @@ ctl get | grep -qx "targets.pids 4242" || fail "get all"
 ctl set freq_threshold 3 || fail "set"
 [ "$(ctl get freq_threshold)" = 3 ] || fail "set did not apply"
 out=$(ctl set freq_threshold 4 2>&1) && fail "out of range accepted"
-[ "$out" = "pghot ctl: key 'freq_threshold': value '4' out of range 1..3 (freq_threshold)" ] || fail "range msg: $out"
+[ "$out" = "pghot ctl: error: key 'freq_threshold': '4' is out of range: give 1 to 3 (1 to 7 with mode = precise)" ] || fail "range msg: $out"
 out=$(ctl set mode precise 2>&1) && fail "mode accepted"
-[ "$out" = "pghot ctl: key 'mode' cannot be changed at run time: edit the config file and restart pghotd" ] || fail "mode msg: $out"
+[ "$out" = "pghot ctl: error: key 'mode' cannot be changed at run time: edit the config file and restart pghotd" ] || fail "mode msg: $out"
 out=$(ctl set nope 1 2>&1) && fail "unknown key accepted"
-[ "$out" = "pghot ctl: unknown key 'nope' (pghot ctl get lists them)" ] || fail "unknown msg: $out"
+[ "$out" = "pghot ctl: error: unknown key 'nope' ('pghot ctl get' lists the keys)" ] || fail "unknown msg: $out"
 out=$(ctl set target_nid 1 2>&1) && fail "lower-tier target_nid accepted"
 echo "$out" | grep -q "target_nid 1 must be a top-tier node" || fail "target_nid msg: $out"
 [ "$(ctl get freq_threshold)" = 3 ] || fail "failed set changed the config"
 # a conflict with another key blames the key being set
 out=$(ctl set low_wmark_pct 50 2>&1) && fail "low_wmark_pct above high_wmark_pct accepted"
-[ "$out" = "pghot ctl: key 'low_wmark_pct': value '50' must be below high_wmark_pct (10)" ] || fail "low_wmark_pct msg: $out"
+[ "$out" = "pghot ctl: error: key 'low_wmark_pct': '50' must be below high_wmark_pct (10)" ] || fail "low_wmark_pct msg: $out"
 out=$(ctl set min_nr_regions 5000 2>&1) && fail "min_nr_regions above max_nr_regions accepted"
-[ "$out" = "pghot ctl: key 'min_nr_regions': value '5000' above max_nr_regions (1000)" ] || fail "min_nr_regions msg: $out"
+[ "$out" = "pghot ctl: error: key 'min_nr_regions': '5000' is above max_nr_regions (1000)" ] || fail "min_nr_regions msg: $out"
 out=$(ctl set sample_us 10000000 2>&1) && fail "sample_us above aggr_us accepted"
-[ "$out" = "pghot ctl: key 'sample_us': value '10000000' above aggr_us (100000)" ] || fail "sample_us msg: $out"
+[ "$out" = "pghot ctl: error: key 'sample_us': '10000000' is above aggr_us (100000)" ] || fail "sample_us msg: $out"
 # an empty value, as 'key =' in the file
 ctl set enabled_sources "" || fail "set enabled_sources ''"
 [ "$(ctl get enabled_sources)" = "" ] || fail "set enabled_sources '' did not apply"
@@ -50,19 +50,20 @@ ok "SIGHUP reload"
 # a bad file: old config kept, reason logged
 config "[engine]" "enabled_sources = feed" "freq_threshold = 11" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
 kill -HUP "$DPID"
-wait_log "reload failed, keeping the old config: $T/pghot.conf:3: key 'freq_threshold': value '11' out of range 1..3 (freq_threshold)"
+wait_log "reload failed, keeping the old config: $T/pghot.conf:3: key 'freq_threshold': '11' is out of range: give 1 to 3 (1 to 7 with mode = precise)"
 [ "$(ctl get freq_threshold)" = 1 ] || fail "bad reload changed the config"
 kill -0 "$DPID" || fail "bad reload killed pghotd"
 # pghot ctl reload tells the reason too
 out=$(ctl reload 2>&1) && fail "ctl reload of a bad file succeeded"
-[ "$out" = "pghot ctl: reload failed, old config kept: $T/pghot.conf:3: key 'freq_threshold': value '11' out of range 1..3 (freq_threshold)" ] ||
+[ "$out" = "pghot ctl: error: reload failed, old config kept: $T/pghot.conf:3: key 'freq_threshold': '11' is out of range: give 1 to 3 (1 to 7 with mode = precise)" ] ||
 	fail "ctl reload of a bad file: $out"
 ok "bad reload keeps the old config"
 
 # restart-only keys keep their running value
 config "[engine]" "mode = precise" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
 out=$(ctl reload 2>&1) || fail "ctl reload: $out"
-[ "$out" = "pghot ctl: key 'mode' changed to 'precise': needs a restart, keeping 'default' (not applied)" ] ||
+[ "$out" = "pghot ctl: key 'mode' changed to 'precise': needs a restart, keeping 'default' (not applied)
+reloaded, but for the key above: it needs a restart" ] ||
 	fail "ctl reload of a restart-only key: $out"
 wait_log "key 'mode' changed to 'precise': needs a restart, keeping 'default'"
 [ "$(ctl get mode)" = default ] || fail "mode changed at run time"
@@ -76,13 +77,13 @@ s.sendall(b"PROTOCOL 99\n"); print(s.recv(200).decode().strip())
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(b"STATS\n"); print(s.recv(200).decode().strip())
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-s.sendall(b"PROTOCOL 2\nFROB\nPING\n")
+s.sendall(b"PROTOCOL 3\nFROB\nPING\n")
 import time; time.sleep(0.2); print(s.recv(200).decode().strip().replace("\n", "|"))
 PY
 )
-echo "$out" | grep -qxF "ERR protocol version mismatch: pghotd speaks 2, client 99; use the pghot of the same release" || fail "version: $out"
-echo "$out" | grep -qxF "ERR expected 'PROTOCOL 2' first" || fail "handshake: $out"
-echo "$out" | grep -qxF "OK pghotd 2|ERR unknown command 'FROB'|OK" || fail "session: $out"
+echo "$out" | grep -qxF "ERR protocol version mismatch: pghotd speaks 3, client 99; use the pghot of the same release" || fail "version: $out"
+echo "$out" | grep -qxF "ERR expected 'PROTOCOL 3' first" || fail "handshake: $out"
+echo "$out" | grep -qxF "OK pghotd 3|ERR unknown command 'FROB'|OK" || fail "session: $out"
 ok "protocol handshake"
 
 # a second daemon on the same socket is refused

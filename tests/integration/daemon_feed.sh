@@ -18,11 +18,11 @@ echo "9999 0x1000" >>"$T/feed" # not a target
 config "[engine]" "enabled_sources = feed" "freq_threshold = 2" "sleep_ms = 50" \
 	"[targets]" "pids = 4242" "[feed]" "path = $T/feed"
 start --migrator=fake:1
-wait_stat pgpromote_success 3
-[ "$(stat_of source_feed_reports)" = 10 ] || fail "reports $(stat_of source_feed_reports)"
-[ "$(stat_of source_feed_malformed)" = 1 ] || fail "malformed $(stat_of source_feed_malformed)"
-[ "$(stat_of pghot_recorded_feeds)" = 9 ] || fail "recorded_feeds $(stat_of pghot_recorded_feeds)"
-[ "$(stat_of reports_untargeted)" = 1 ] || fail "untargeted $(stat_of reports_untargeted)"
+wait_stat pghot_pgpromote_success_total 3
+[ "$(stat_of 'pghot_source_reports_total{source="feed"}')" = 10 ] || fail "reports $(stat_of 'pghot_source_reports_total{source="feed"}')"
+[ "$(stat_of 'pghot_source_malformed_total{source="feed"}')" = 1 ] || fail "malformed $(stat_of 'pghot_source_malformed_total{source="feed"}')"
+[ "$(stat_of pghot_recorded_feeds_total)" = 9 ] || fail "recorded_feeds $(stat_of pghot_recorded_feeds_total)"
+[ "$(stat_of pghot_reports_untargeted_total)" = 1 ] || fail "untargeted $(stat_of pghot_reports_untargeted_total)"
 grep -qF "malformed line 10 'this is not a sample', ignoring" "$T/log" || fail "malformed log line"
 grep -qF "fake: move pid 4242 addr 0x7f0000003000 to node 0" "$T/log" || fail "dry-run move log"
 ok "file: 3 pages promoted, 1 malformed line"
@@ -30,14 +30,14 @@ ok "file: 3 pages promoted, 1 malformed line"
 # appended samples are followed
 echo "4242 0x7f0000009000" >>"$T/feed"
 echo "4242 0x7f0000009000" >>"$T/feed"
-wait_stat pgpromote_success 4
+wait_stat pghot_pgpromote_success_total 4
 ok "file followed"
 
 # pghot stat --json and the targets
 "$PGHOT" stat --socket "$T/pghotd.sock" --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["counters"]["pgpromote_success"] >= 4, d
+assert d["counters"]["pghot_pgpromote_success_total{node=\"0\"}"] >= 4, d
 t = d["targets"][0]
 assert t["pid"] == 4242 and t["comm"] == "worker" and t["pages_promoted"] >= 4, t
 ' || fail "stat --json"
@@ -45,11 +45,11 @@ ok "stat --json"
 
 stop
 [ -e "$T/pghotd.sock" ] && fail "socket left behind"
-grep -q '^pghot_pgpromote_success 4$' "$T/pghot.prom" || fail "final prometheus file: $(grep success "$T/pghot.prom")"
-grep -q '^# TYPE pghot_pgpromote_success counter$' "$T/pghot.prom" || fail "TYPE line"
-grep -q '^pghot_recorded_accesses ' "$T/pghot.prom" || fail "pghot_ prefix not doubled"
-grep -q '^pghot_source_feed_reports 12$' "$T/pghot.prom" || fail "source counters in the final file"
-grep -q '^pghot_target_pages_promoted{pid="4242",comm="worker"} 4$' "$T/pghot.prom" || fail "per-target metric"
+grep -qxF 'pghot_pgpromote_success_total{node="0"} 4' "$T/pghot.prom" || fail "final prometheus file: $(grep success "$T/pghot.prom")"
+grep -q '^# TYPE pghot_pgpromote_success_total counter$' "$T/pghot.prom" || fail "TYPE line"
+grep -q '^pghot_recorded_accesses_total ' "$T/pghot.prom" || fail "pghot_ prefix not doubled"
+grep -qxF 'pghot_source_reports_total{source="feed"} 12' "$T/pghot.prom" || fail "source counters in the final file"
+grep -q '^pghot_target_pages_promoted_total{pid="4242",comm="worker"} 4$' "$T/pghot.prom" || fail "per-target metric"
 ls "$T"/pghot.prom.tmp 2>/dev/null && fail "temporary stats file left"
 ok "SIGTERM: exit 0, socket removed, final stats file"
 
@@ -67,9 +67,9 @@ a.sendall(b"4242 0x10000 1\n4242 0x11000 1\n")
 b.sendall(b"4242 0x10000 1\n4242 0x11000 1\nbad\n")
 a.close(); b.close()
 PY
-wait_stat pgpromote_success 2
+wait_stat pghot_pgpromote_success_total 2
 grep -qF "fake: move pid 4242 addr 0x10000 to node 1" "$T/log" || fail "precise: accessing node is the target"
-[ "$(stat_of source_feed_malformed)" = 1 ] || fail "socket malformed"
+[ "$(stat_of 'pghot_source_malformed_total{source="feed"}')" = 1 ] || fail "socket malformed"
 stop
 [ -e "$T/feed.sock" ] && fail "feed socket left behind"
 ok "socket feed, 2 clients, precise mode promotes to the accessing node"
@@ -81,9 +81,9 @@ mkfifo "$T/fifo"
 config "[engine]" "enabled_sources = feed" "sleep_ms = 50" "[targets]" "pids = 4242" "[feed]" "path = $T/fifo"
 start --migrator=fake:1
 printf '4242 0x20000\n4242 0x20000\n' >"$T/fifo"
-wait_stat pgpromote_success 1
+wait_stat pghot_pgpromote_success_total 1
 printf '4242 0x30000\n4242 0x30000\n' >"$T/fifo"
-wait_stat pgpromote_success 2
+wait_stat pghot_pgpromote_success_total 2
 stop
 ok "FIFO feed, writers come and go"
 
@@ -93,9 +93,9 @@ proc 4242 worker 102400
 printf '4242 0x20000\n4242 0x20000\n' >"$T/feed"
 config "[engine]" "enabled_sources = feed" "sleep_ms = 50" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
 start --migrator=fake:0
-wait_stat source_feed_reports 2
+wait_stat 'pghot_source_reports_total{source="feed"}' 2
 sleep 0.3
-[ "$(stat_of pghot_recorded_accesses)" = 0 ] || fail "top-tier page recorded"
-[ "$(stat_of pgpromote_success)" = 0 ] || fail "top-tier page promoted"
+[ "$(stat_of pghot_recorded_accesses_total)" = 0 ] || fail "top-tier page recorded"
+[ "$(stat_of pghot_pgpromote_success_total)" = 0 ] || fail "top-tier page promoted"
 stop
 ok "top-tier pages ignored"

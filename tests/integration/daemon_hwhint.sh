@@ -57,14 +57,14 @@ grep -q 'hwhint: software (faults), system-wide' "$T/log" || fail "no hwhint sta
 touch "$T/go"
 for _ in $(seq 100); do grep -q done "$T/helper" && break; sleep 0.05; done
 grep -q done "$T/helper" || fail "the child did not write its pages"
-wait_stat source_hwhint_reports 256
-wait_stat pghot_recorded_hwhints 256
-wait_stat pgpromote_success 200
-[ "$(stat_of source_hwhint_dropped)" = 0 ] || fail "dropped $(stat_of source_hwhint_dropped)"
-[ "$(stat_of pages_looked_up)" = 0 ] || fail "looked up $(stat_of pages_looked_up): nodes come from PHYS_ADDR"
+wait_stat 'pghot_source_reports_total{source="hwhint"}' 256
+wait_stat pghot_recorded_hwhints_total 256
+wait_stat pghot_pgpromote_success_total 200
+[ "$(stat_of 'pghot_source_dropped_total{source="hwhint"}')" = 0 ] || fail "dropped $(stat_of 'pghot_source_dropped_total{source="hwhint"}')"
+[ "$(stat_of pghot_pages_looked_up_total)" = 0 ] || fail "looked up $(stat_of pghot_pages_looked_up_total): nodes come from PHYS_ADDR"
 # the source's own counters, as the kernel's IBS profiler names them
-[ "$(stat_of hwhint_useful_events)" -ge 256 ] || fail "hwhint_useful_events $(stat_of hwhint_useful_events)"
-[ "$(stat_of hwhint_total_events)" -ge "$(stat_of hwhint_useful_events)" ] || fail "hwhint_total_events below useful"
-n=$(stat_of source_hwhint_reports) p=$(stat_of pgpromote_success)
+[ "$(stat_of pghot_hwhint_useful_events_total)" -ge 256 ] || fail "hwhint_useful_events $(stat_of pghot_hwhint_useful_events_total)"
+[ "$(stat_of pghot_hwhint_total_events_total)" -ge "$(stat_of pghot_hwhint_useful_events_total)" ] || fail "hwhint_total_events below useful"
+n=$(stat_of 'pghot_source_reports_total{source="hwhint"}') p=$(stat_of pghot_pgpromote_success_total)
 stop
 ok "$n hwhint samples recorded without lookups, $p pages promoted"

@@ -36,21 +36,21 @@ ok "100k mappings: up in $(( (t1 - t0) / 1000000 )) ms, SIGTERM honoured"
 
 # the whole read completes, once; rescans with the same rollup read nothing
 start --migrator=dry-run
-wait_stat thp_smaps_reads 1
-wait_stat target_scans 4
-[ "$(stat_of thp_smaps_reads)" = 1 ] || fail "smaps read $(stat_of thp_smaps_reads) times with an unchanged smaps_rollup"
-[ "$(stat_of thp_mappings)" = 200 ] || fail "thp_mappings $(stat_of thp_mappings), want 200 (every 500th of 100000)"
+wait_stat pghot_thp_smaps_reads_total 1
+wait_stat pghot_target_scans_total 4
+[ "$(stat_of pghot_thp_smaps_reads_total)" = 1 ] || fail "smaps read $(stat_of pghot_thp_smaps_reads_total) times with an unchanged smaps_rollup"
+[ "$(stat_of pghot_thp_mappings)" = 200 ] || fail "thp_mappings $(stat_of pghot_thp_mappings), want 200 (every 500th of 100000)"
 # AnonHugePages changes: read again
 rollup 2048
-wait_stat thp_smaps_reads 2
+wait_stat pghot_thp_smaps_reads_total 2
 stop
 ok "smaps read again only when smaps_rollup's AnonHugePages changes"
 
 # AnonHugePages 0 in smaps_rollup: smaps is never read
 rollup 0
 start --migrator=dry-run
-wait_stat target_scans 4
-[ "$(stat_of thp_smaps_reads)" = 0 ] || fail "smaps read with AnonHugePages 0 in smaps_rollup"
-[ "$(stat_of thp_mappings)" = 0 ] || fail "thp_mappings $(stat_of thp_mappings) with no THP"
+wait_stat pghot_target_scans_total 4
+[ "$(stat_of pghot_thp_smaps_reads_total)" = 0 ] || fail "smaps read with AnonHugePages 0 in smaps_rollup"
+[ "$(stat_of pghot_thp_mappings)" = 0 ] || fail "thp_mappings $(stat_of pghot_thp_mappings) with no THP"
 stop
 ok "no THP in smaps_rollup: no smaps read"

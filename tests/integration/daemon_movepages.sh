@@ -34,12 +34,12 @@ config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 0" "target_nid = 
 	"sleep_ms = 50" "[targets]" "pids = $HELPER" "[feed]" "path = $T/feed"
 for i in $(seq 0 39); do printf '%s %#x\n' "$HELPER" $((addr + i * 4096)); done >"$T/feed"
 start
-wait_stat pages_looked_up 40
-wait_stat pghot_recorded_accesses 32
-[ "$(stat_of pages_not_present)" = 8 ] || fail "untouched pages: $(stat_of pages_not_present)"
-wait_stat migrate_syscalls 1
-wait_stat pghot_promote_fail_other 32
-[ "$(stat_of pgpromote_success)" = 0 ] || fail "moved to a node that does not exist?"
+wait_stat pghot_pages_looked_up_total 40
+wait_stat pghot_recorded_accesses_total 32
+[ "$(stat_of pghot_pages_not_present_total)" = 8 ] || fail "untouched pages: $(stat_of pghot_pages_not_present_total)"
+wait_stat pghot_migrate_syscalls_total 1
+wait_stat 'pghot_promote_fail_total{reason="other"}' 32
+[ "$(stat_of pghot_pgpromote_success_total)" = 0 ] || fail "moved to a node that does not exist?"
 kill -0 "$DPID" || fail "pghotd died"
 stop
 ok "real lookups: 32 touched pages on node 0, 8 not present; failed moves counted"

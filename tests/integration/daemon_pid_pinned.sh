@@ -17,19 +17,19 @@ exec 3>"$T/fifo"
 rm -rf "$T/proc/4242"
 wait_log "warning: target pid 4242 (worker) exited: dropped for good (pids = 4242 names that process; a new process with pid 4242 will not be managed)"
 proc 4242 intruder 102400 2000
-wait_stat target_scans 8
-[ "$(stat_of targets)" = 0 ] || fail "targets $(stat_of targets) after the pid was reused"
+wait_stat pghot_target_scans_total 8
+[ "$(stat_of pghot_targets)" = 0 ] || fail "targets $(stat_of pghot_targets) after the pid was reused"
 grep -qF "managing pid 4242 (intruder)" "$T/log" && fail "the intruder was adopted"
 printf '4242 0x7f0000002000\n4242 0x7f0000002000\n' >&3
-wait_stat reports_untargeted 2
+wait_stat pghot_reports_untargeted_total 2
 grep -qF "fake: move pid 4242" "$T/log" && fail "a page of the intruder was moved"
 ok "exit then reuse: dropped for good, the new process not adopted"
 
 # 2. a reload (same list) does not bring it back
 kill -HUP "$DPID"
-wait_stat reloads 1
+wait_stat pghot_reloads_total 1
 sleep 0.5
-[ "$(stat_of targets)" = 0 ] || fail "a reload adopted the intruder"
+[ "$(stat_of pghot_targets)" = 0 ] || fail "a reload adopted the intruder"
 exec 3>&-
 stop
 ok "a reload keeps it dropped"
@@ -40,8 +40,8 @@ config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "rescan_ms 
 start --migrator=fake:1
 proc 4242 intruder 102400 3000
 wait_log "warning: target pid 4242 (worker) exited: dropped for good (pids = 4242 names that process; a new process with pid 4242 will not be managed): pid 4242 is now 'intruder', started later"
-wait_stat target_scans 4
-[ "$(stat_of targets)" = 0 ] || fail "targets $(stat_of targets) after a reuse between rescans"
+wait_stat pghot_target_scans_total 4
+[ "$(stat_of pghot_targets)" = 0 ] || fail "targets $(stat_of pghot_targets) after a reuse between rescans"
 grep -qF "managing pid 4242 (intruder)" "$T/log" && fail "the intruder was adopted"
 stop
 ok "reuse between rescans: dropped for good"

@@ -32,22 +32,22 @@ mkdir -p "$T/sys/fs/cgroup/app.slice"
 echo 400 >"$T/sys/fs/cgroup/app.slice/cgroup.procs"
 config "${base[@]}" "[targets]" "pids = 100" "comm = redis" "min_rss_mb = 500" "cgroup = app.slice" "rescan_ms = 100"
 start --migrator=dry-run
-[ "$(stat_of targets)" = 4 ] || fail "targets $(stat_of targets), want 4"
+[ "$(stat_of pghot_targets)" = 4 ] || fail "targets $(stat_of pghot_targets), want 4"
 ok "pid + comm + rss + cgroup: 4 targets"
 
 # pid 100 exits: a warning, not fatal
 rm -rf "$T/proc/100"
 wait_log "warning: target pid 100 (worker) exited: dropped for good"
 kill -0 "$DPID" || fail "pghotd died when a target exited"
-[ "$(stat_of targets)" = 3 ] || fail "targets $(stat_of targets) after exit"
+[ "$(stat_of pghot_targets)" = 3 ] || fail "targets $(stat_of pghot_targets) after exit"
 ok "exited target dropped"
 
 # a new redis appears; pid 200 is reused by another process
 proc 500 redis 2048 900
 proc 200 redis 2048 999
 wait_log "managing pid 500 (redis)"
-wait_stat targets_added 6
-[ "$(stat_of targets)" = 4 ] || fail "targets $(stat_of targets) after new"
+wait_stat pghot_targets_added_total 6
+[ "$(stat_of pghot_targets)" = 4 ] || fail "targets $(stat_of pghot_targets) after new"
 ok "new and reused pids picked up"
 
 # the cgroup disappears later: a warning
@@ -60,7 +60,7 @@ ok "cgroup gone: warning"
 # --pid overrides the file
 config "${base[@]}" "[targets]" "pids = 999"
 start --migrator=dry-run --pid 300
-[ "$(stat_of targets)" = 1 ] || fail "--pid: targets $(stat_of targets)"
+[ "$(stat_of pghot_targets)" = 1 ] || fail "--pid: targets $(stat_of pghot_targets)"
 stop
 ok "--pid overrides [targets] pids"
 

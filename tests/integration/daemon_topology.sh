@@ -37,6 +37,21 @@ import json, sys; n = json.load(sys.stdin)["nodes"][0]; print(n["mem_total_bytes
 [ "$mem" = "8589934592 6442450944 [0, 1] 30" ] || fail "node 0 json: $mem"
 ok "human table and json fields"
 
+# the kernel's own tiering knobs, read below the roots
+out=$("$PGHOT" topology --sysfs-root "$T/sys" --procfs-root "$T/proc")
+echo "$out" | grep -qxF "kernel tiering: kernel.numa_balancing absent, demotion_enabled absent" ||
+	fail "no knobs: $out"
+mkdir -p "$T/proc/sys/kernel" "$T/sys/kernel/mm/numa"
+echo 2 >"$T/proc/sys/kernel/numa_balancing"
+echo true >"$T/sys/kernel/mm/numa/demotion_enabled"
+out=$("$PGHOT" topology --sysfs-root "$T/sys" --procfs-root "$T/proc")
+echo "$out" | grep -qxF "kernel tiering: kernel.numa_balancing 2, demotion_enabled true" || fail "knobs: $out"
+echo "$out" | grep -qF "set kernel.numa_balancing to 0 while pghotd promotes" || fail "knob advice: $out"
+k=$("$PGHOT" topology --sysfs-root "$T/sys" --procfs-root "$T/proc" --json | python3 -c '
+import json, sys; k = json.load(sys.stdin)["kernel"]; print(k["numa_balancing"], k["demotion_enabled"])')
+[ "$k" = "2 True" ] || fail "json kernel: $k"
+ok "the kernel's tiering knobs (--procfs-root)"
+
 # pghotd refuses a machine without lower tier, and says what to do
 machine 2node-onetier
 proc 4242 worker 1024

@@ -34,14 +34,14 @@ j = json.load(open(sys.argv[1]))
 t = j["targets"]
 assert len(t) == 1 and t[0]["pid"] == 4243, t
 assert t[0]["comm"] == sys.argv[2], (t[0]["comm"], sys.argv[2])
-assert "uptime_ms" in j["counters"], "reply cut short"
+assert "pghot_uptime_seconds" in j["counters"], "reply cut short"
 PY
 # a second request on the same connection still parses (nothing was left over)
 python3 - "$T/pghotd.sock" <<'PY' || fail "a second STATS on one connection"
 import socket, sys
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(5)
 f = s.makefile("rwb")
-f.write(b"PROTOCOL 2\nSTATS\nSTATS\nQUIT\n"); f.flush()
+f.write(b"PROTOCOL 3\nSTATS\nSTATS\nQUIT\n"); f.flush()
 lines = f.read().split(b"\n")
 assert lines[0].startswith(b"OK pghotd"), lines[0]
 oks = [i for i, l in enumerate(lines) if l == b"OK"]
@@ -52,13 +52,13 @@ PY
 ok "STATS: the reply is whole, the comm escaped"
 
 # Prometheus: valid UTF-8, the label escaped for the text format
-for _ in $(seq 50); do grep -q 'pghot_target_pages_recorded{' "$T/pghot.prom" 2>/dev/null && break; sleep 0.1; done
-python3 - "$T/pghot.prom" "$want" <<'PY' || fail "prometheus file: $(grep -a 'target_pages_recorded{' "$T/pghot.prom" | cat -A)"
+for _ in $(seq 50); do grep -q 'pghot_target_pages_recorded_total{' "$T/pghot.prom" 2>/dev/null && break; sleep 0.1; done
+python3 - "$T/pghot.prom" "$want" <<'PY' || fail "prometheus file: $(grep -a 'target_pages_recorded_total{' "$T/pghot.prom" | cat -A)"
 import sys
 text = open(sys.argv[1], "rb").read().decode("utf-8")   # raises if not UTF-8
 want = sys.argv[2].replace("\\", "\\\\")
-lines = [l for l in text.splitlines() if l.startswith("pghot_target_pages_recorded{")]
-assert lines == ['pghot_target_pages_recorded{pid="4243",comm="%s"} 0' % want], lines
+lines = [l for l in text.splitlines() if l.startswith("pghot_target_pages_recorded_total{")]
+assert lines == ['pghot_target_pages_recorded_total{pid="4243",comm="%s"} 0' % want], lines
 PY
 stop
 ok "prometheus: valid UTF-8, label escaped"

@@ -106,7 +106,8 @@ else
 fi
 
 # Bad input.
-bad "unknown parameter 'numab.nope'" --scenario redis-memtier --numab.nope 1
+bad "^pghot sim: error: unknown option or parameter '--numab.nope'" --scenario redis-memtier --numab.nope 1
+bad "did you mean '--numab.threshold'\\?" --scenario redis-memtier --numab.treshold 1
 bad "numab.scan_size_mb = '0': give a number" --scenario redis-memtier --numab.scan_size_mb 0
 bad "scale = '2'" --scenario redis-memtier --scale 2
 bad "unknown policy 'numab3'" --scenario redis-memtier --policies numab0,numab3
@@ -119,6 +120,6 @@ bad "level 'lots'" --scenario ycsb-pressure --levels 440G,lots
 bad "cannot open trace" --trace "$T/nosuch"
 printf 'name = x\nscale = 0.5\nbogus line\n' >"$T/bad.scn"
 bad "bad.scn:3: expected 'key = value'" --scenario "$T/bad.scn"
-bad "^usage: pghot sim"
+bad "^pghot sim: error: give --scenario NAME\\|FILE or --trace FILE"
 
 [ $nfail = 0 ] || { echo "$nfail failures"; exit 1; }

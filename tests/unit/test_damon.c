@@ -1499,7 +1499,7 @@ static void test_three_regions(void **state)
 		{ 0x1000000, 0x2000000 }, { 0x7f0000000000, 0x7f0000100000 },
 		{ 0x7ffc00000000, 0x7ffc00021000 },
 	}, r[3];
-	uint64_t s, e, st;
+	uint64_t s, e;
 
 	assert_int_equal(damon_three_regions(v, 5, r), 3);
 	assert_true(r[0].start == 0x400000 && r[0].end == 0x2000000);
@@ -1518,13 +1518,6 @@ static void test_three_regions(void **state)
 	assert_true(s == 0x7f00 && e == 0x7f10);
 	assert_int_equal(damon_parse_maps_line("7f10-7f00 rw-p", 14, &s, &e), -EINVAL);
 	assert_int_equal(damon_parse_maps_line("zz", 2, &s, &e), -EINVAL);
-	{
-		const char *ps = "1 (a) b) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 555 1 1";
-
-		assert_int_equal(damon_parse_stat_starttime(ps, strlen(ps), &st), 0);
-	}
-	assert_true(st == 555);
-	assert_int_equal(damon_parse_stat_starttime("1 (a", 4, &st), -EINVAL);
 }
 
 int main(void)

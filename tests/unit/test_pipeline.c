@@ -25,7 +25,7 @@ static const struct pl_node nodes[] = {
 
 static struct fake_machine fm;
 
-static struct pl *new_pl(bool demote)
+static struct pl *new_pl_age(bool demote, unsigned int eager_min_age)
 {
 	struct pl_params p;
 	char err[256] = "";
@@ -37,10 +37,16 @@ static struct pl *new_pl(bool demote)
 	fm.total[1] = 512 * MIB;
 	pl_params_default(PGHOT_MODE_DEFAULT, &p);
 	p.demote_enabled = demote;
+	p.eager_min_age = eager_min_age;
 	pl = pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err));
 	if (!pl)
 		fail_msg("pl_new: %s", err);
 	return pl;
+}
+
+static struct pl *new_pl(bool demote)
+{
+	return new_pl_age(demote, 0);
 }
 
 static void free_pl(struct pl *pl)
@@ -268,6 +274,105 @@ static void test_folio_heads(void **state)
 	free_pl(pl);
 }
 
+static struct pl_range damon_range(pid_t pid, uint64_t start, size_t npages,
+				   uint32_t nr_accesses)
+{
+	struct pl_range r = range(pid, start, npages, false, 3);
+
+	r.nr_accesses = nr_accesses;
+	r.max_accesses = 20;
+	return r;
+}
+
+/* Eager promotion: with room on DRAM, a page of a range DAMON saw accessed
+ * in a quarter of its checks is ready at its first sighting; without room
+ * it needs freq_threshold sightings, unless every check saw an access. */
+static void test_eager_with_room(void **state)
+{
+	struct pl *pl = new_pl_age(false, 3);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 64, 1);
+	struct pl_range r = damon_range(100, a->base, 64, 5);
+	struct pl_stats st;
+
+	add_target(pl, a);
+	assert_int_equal(pl_run(pl, 900, NULL), 0);	/* node memory */
+	/* a pattern that just changed (age 0) waits for DAMON to split it */
+	r.age = 0;
+	step(pl, &r, 1, 950);
+	assert_int_equal(pl_run(pl, 960, NULL), 0);
+	assert_int_equal(fm_count(a, 0, 64, 0), 0);
+	r.age = 3;
+	step(pl, &r, 1, 1000);
+	assert_int_equal(pl_run(pl, 1100, NULL), 0);
+	assert_int_equal(fm_count(a, 0, 64, 0), 64);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_eager, 64);
+	free_pl(pl);
+
+	/* DRAM 2% free: the same range is one sighting */
+	pl = new_pl(false);
+	a = fm_add(&fm, 100, 1, 0x10000000, 64, 1);
+	add_target(pl, a);
+	fm.filler[0] = fm.total[0] * 98 / 100;
+	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	step(pl, &r, 1, 1000);
+	assert_int_equal(pl_run(pl, 1100, NULL), 0);
+	assert_int_equal(fm_count(a, 0, 64, 0), 0);
+	/* every check saw an access: ready at once even without room */
+	r.nr_accesses = 20;
+	step(pl, &r, 1, 1200);
+	assert_int_equal(pl_run(pl, 1300, NULL), 0);
+	assert_int_equal(fm_count(a, 0, 64, 0), 64);
+	free_pl(pl);
+}
+
+/* A range's pages grow from range_pages_min to range_pages_max with its
+ * evidence. */
+static void test_samples_grow_with_evidence(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x40000000, 262144, 1);
+	struct pl_range r = damon_range(100, a->base, 262144, 20);
+
+	add_target(pl, a);
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &r, 1, 10), 0);
+	assert_int_equal(pl_flush(pl, 10), 0);
+	assert_int_equal(fm.last_lookup_n, 1024);
+	r.nr_accesses = 10;
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &r, 1, 20), 0);
+	assert_int_equal(pl_flush(pl, 20), 0);
+	assert_int_equal(fm.last_lookup_n, 256 + 384);
+	free_pl(pl);
+}
+
+/* Pages found on (or moved to) the top tier are not looked up again while
+ * their mark lasts; after it expires they are. */
+static void test_known_top_skips_lookups(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 128, 1);
+	struct pl_range r = damon_range(100, a->base, 128, 20);
+	struct pl_stats st;
+	uint64_t before;
+
+	for (size_t i = 64; i < 128; i++)
+		a->nid[i] = 0;	/* the upper half was on DRAM already */
+	add_target(pl, a);
+	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	step(pl, &r, 1, 1000);
+	assert_int_equal(pl_run(pl, 1100, NULL), 0);
+	assert_int_equal(fm_count(a, 0, 128, 0), 128);
+	before = fm.looked_up;
+	step(pl, &r, 1, 1200);
+	pl_stats(pl, &st);
+	assert_int_equal(fm.looked_up, before);
+	assert_int_equal(st.pages_known_top, 128);
+	/* 30 s later the marks have expired */
+	step(pl, &r, 1, 32000);
+	assert_int_equal(fm.looked_up, before + 128);
+	free_pl(pl);
+}
+
 /* The pid hash and the space map against a reference, through many adds
  * and removes (removal moves the last target into the hole). */
 static void test_target_maps(void **state)
@@ -412,6 +517,9 @@ int main(void)
 		cmocka_unit_test(test_lookups_batched_per_process),
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_folio_heads),
+		cmocka_unit_test(test_eager_with_room),
+		cmocka_unit_test(test_samples_grow_with_evidence),
+		cmocka_unit_test(test_known_top_skips_lookups),
 		cmocka_unit_test(test_target_maps),
 		cmocka_unit_test(test_bad_accessing_node),
 		cmocka_unit_test(test_process_gone),

@@ -285,6 +285,21 @@ static void test_parse_numa_map(void **state)
 	assert_string_equal(proc_mpol_name(PROC_MPOL_PREFERRED_MANY), "prefer (many)");
 }
 
+/* Pages per node, as numastat -p sums them; N70 only in the total. */
+static void test_numa_map_node_pages(void **state)
+{
+	static const char line[] = "7f00 default anon=9 N0=2 N1=3 N0=1 N63=1 N70=2";
+	struct proc_numa_map m;
+
+	assert_int_equal(proc_parse_numa_map(line, strlen(line), &m), 0);
+	assert_int_equal(m.node_pages[0], 3);
+	assert_int_equal(m.node_pages[1], 3);
+	assert_int_equal(m.node_pages[63], 1);
+	assert_int_equal(m.node_pages[2], 0);
+	assert_int_equal(m.pages, 9);
+	assert_true(nodemask_test(&m.pages_on, 70));
+}
+
 struct find {
 	uint64_t addr;
 	struct proc_numa_map m;
@@ -345,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_rss_big_status),
 		cmocka_unit_test(test_parse_status),
 		cmocka_unit_test(test_parse_numa_map),
+		cmocka_unit_test(test_numa_map_node_pages),
 		cmocka_unit_test(test_read_numa_maps),
 		cmocka_unit_test(test_smaps_chunks),
 		cmocka_unit_test(test_smaps_long_line),

@@ -21,9 +21,9 @@ static void test_good(void **state)
 	struct proto_req r;
 	char err[128];
 
-	assert_int_equal(parse("PROTOCOL 2", &r, err), 0);
+	assert_int_equal(parse("PROTOCOL 3", &r, err), 0);
 	assert_int_equal(r.msg, PROTO_MSG_VERSION);
-	assert_int_equal(r.version, 2);
+	assert_int_equal(r.version, 3);
 	assert_int_equal(parse("STATS", &r, err), 0);
 	assert_int_equal(r.msg, PROTO_MSG_STATS);
 	assert_int_equal(parse("GET", &r, err), 0);

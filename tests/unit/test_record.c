@@ -537,6 +537,33 @@ static void test_per_source_counters(void **state)
 	pghot_engine_free(e);
 }
 
+/* n accesses at once: the frequency grows by n (saturating), the report is
+ * counted once, and n outside 1..255 is refused. */
+static void test_record_accesses(void **state)
+{
+	uint32_t id;
+	struct pghot_engine *e = engine(PGHOT_MODE_DEFAULT, 0, 3, &id);
+	struct pghot_record_info ri;
+	uint64_t c[PGHOT_COUNTER_MAX];
+
+	assert_int_equal(pghot_record_accesses(e, id, 10, LOWER, -1, PGHOT_SRC_SCAN, 1000, 2), 0);
+	assert_int_equal(pghot_record_get(e, id, 10, LOWER, 1000, &ri), 0);
+	assert_int_equal(ri.freq, 2);
+	assert_false(ri.ready);
+	assert_int_equal(pghot_record_accesses(e, id, 10, LOWER, -1, PGHOT_SRC_SCAN, 1001, 200), 0);
+	assert_int_equal(pghot_record_get(e, id, 10, LOWER, 1001, &ri), 0);
+	assert_int_equal(ri.freq, 3);	/* saturated */
+	assert_true(ri.ready);
+	assert_int_equal(pghot_nr_ready(e, LOWER), 1);
+	pghot_counters(e, c);
+	assert_int_equal(c[PGHOT_RECORDED_SCANS], 2);
+	assert_int_equal(c[PGHOT_RECORDED_ACCESSES], 2);
+	assert_int_equal(pghot_record_accesses(e, id, 11, LOWER, -1, PGHOT_SRC_SCAN, 1002, 0), -EINVAL);
+	assert_int_equal(pghot_record_accesses(e, id, 11, LOWER, -1, PGHOT_SRC_SCAN, 1002, 256), -EINVAL);
+	assert_int_equal(pghot_record_accesses(NULL, id, 11, LOWER, -1, PGHOT_SRC_SCAN, 1002, 1), -EINVAL);
+	pghot_engine_free(e);
+}
+
 static void test_record_get_errors(void **state)
 {
 	struct pghot_record_info ri;
@@ -785,6 +812,7 @@ int main(void)
 		cmocka_unit_test(test_time_clamp),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_per_source_counters),
+		cmocka_unit_test(test_record_accesses),
 		cmocka_unit_test(test_record_get_errors),
 		cmocka_unit_test(test_leaf_per_node),
 		cmocka_unit_test(test_spaces),

@@ -246,8 +246,10 @@ diag_sampler() {
 		K=/sys/kernel/mm/damon/admin/kdamonds/0
 		sum=$(diag_regions | awk '{ n++; b += $3 - $2; if ($4 > 0) { h++; hb += $3 - $2 } if ($4 > m) m = $4 }
 			END { printf "tried=%d tried_mib=%.0f accessed=%d accessed_mib=%.1f max_nr_accesses=%d", n, b / 1048576, h, hb / 1048576, m }')
-		cnt=$(grep -E '^pghot_(source_damon_(reports|errors)|pages_reported|pages_looked_up|query_syscalls|pgpromote_success) ' /tmp/pghot.prom 2>/dev/null |
-			awk '{ sub(/^pghot_/, "", $1); printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }')
+		# source_reports=... from pghot_source_reports_total{source="damon"} ...
+		cnt=$(grep -E '^pghot_(source_(reports|errors)_total\{source="damon"\}|(pages_reported|pages_looked_up|query_syscalls|pgpromote_success)_total(\{[^}]*\})?) ' /tmp/pghot.prom 2>/dev/null |
+			awk '{ n = $1; sub(/^pghot_/, "", n); sub(/_total.*/, "", n); v[n] += $NF; if (!(n in o)) { o[n] = 1; k[++nk] = n } }
+			END { for (i = 1; i <= nk; i++) printf "%s%s=%.15g", (i > 1 ? " " : ""), k[i], v[k[i]] }')
 		say "diag.t=$t kdamond=$(cat $K/state 2>/dev/null)/$(cat $K/pid 2>/dev/null) target_regions=$(cat $K/contexts/0/targets/0/regions/nr_regions 2>/dev/null) $sum $cnt $(diag_sched)" >> /tmp/diag.out
 	done
 }
@@ -330,7 +332,11 @@ pghotd | pghotd-damos)
 	DPID=
 	prom=$(sed -n 's/^prometheus_file *= *//p' /etc/pghot.conf | tr -d ' ')
 	if [ -s "$prom" ]; then
-		grep -E '^pghot_[a-z0-9_]+(\{[^}]*\})? [0-9.eE+-]+$' "$prom" | sed 's/^/pghotd./; s/ /=/'
+		# one line per family: the series of its labels (node, source,
+		# reason, target) summed, as pghot stat --watch sums them
+		awk '/^pghot_[a-z0-9_]+(\{.*\})? [0-9.eE+-]+$/ { n = $1; sub(/\{.*/, "", n); v[n] += $NF
+			if (!(n in o)) { o[n] = 1; k[++nk] = n } }
+			END { for (i = 1; i <= nk; i++) printf "pghotd.%s=%.15g\n", k[i], v[k[i]] }' "$prom"
 	else
 		say "pghotd.prom_missing=$prom"
 	fi

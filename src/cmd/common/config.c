@@ -19,11 +19,14 @@
 
 #include <ini.h>
 
+#include "cmd/common/cli.h"
 #include "cmd/common/config.h"
+#include "cmd/common/version.h"
+#include "pghot_paths.h"
 
 #define OFF(f) offsetof(struct pghotd_config, f)
 
-static const char *const mode_names[PGHOT_MODE_MAX] = {
+static const char *const mode_names[PGHOT_MODE_MAX + 1] = {	/* NULL-ended */
 	[PGHOT_MODE_DEFAULT] = "default",
 	[PGHOT_MODE_PRECISE] = "precise",
 };
@@ -375,28 +378,6 @@ static int fail(char *errbuf, size_t errlen, const struct pghotd_config *c,
 	return -EINVAL;
 }
 
-static int parse_u64(const char *s, uint64_t *ret)
-{
-	unsigned long long v;
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	/* decimal, or 0x hex: a leading 0 is not octal (0200 is 200) */
-	v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
-	if (errno)
-		return -ERANGE;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
-		return -EINVAL;
-	*ret = v;
-	return 0;
-}
-
 void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 			char *buf, size_t len)
 {
@@ -404,13 +385,12 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 
 	switch (d->type) {
 	case CFG_UINT:
-		snprintf(buf, len, "%" PRIu64 "..%" PRIu64, d->min, d->max);
+		cli_range(buf, len, d->min, d->max);
 		break;
 	case CFG_TUNABLE:
 		t = tdesc(d, NULL);
 		if (t && mode < PGHOT_MODE_MAX)
-			snprintf(buf, len, "%" PRIu64 "..%" PRIu64, t->min[mode],
-				 t->max[mode]);
+			cli_range(buf, len, t->min[mode], t->max[mode]);
 		else
 			snprintf(buf, len, "?");
 		break;
@@ -502,64 +482,152 @@ static int set_sources(struct pghotd_config *c, const char *v, uint32_t *ret,
 	return 0;
 }
 
+/* ": did you mean 'KEY'?" for @name among the keys of @section (every
+ * key if NULL), or " (it is in [SECTION])" for a key of another section. */
+static const char *near_key(const char *section, const char *name,
+			    char *buf, size_t len)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n), *other = cfg_find(name);
+	struct cli_near near;
+
+	if (other && section) {
+		snprintf(buf, len, ": it is a key of [%s]", other->section);
+		return buf;
+	}
+	cli_near_init(&near, name);
+	for (size_t i = 0; i < n; i++)
+		if (!section || !strcmp(t[i].section, section))
+			cli_near_add(&near, t[i].name);
+	return cli_did_you_mean(&near, "", buf, len);
+}
+
+/* The key @name of @section (any section if NULL), or NULL with what is
+ * wrong (and the near miss) in @errbuf. */
+static const struct cfg_desc *lookup_key(const struct pghotd_config *c,
+					 const char *section, const char *name,
+					 int line, char *errbuf, size_t errlen)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n), *k;
+	char secs[256], near[192];
+	struct cli_near ns;
+	bool known_section = false;
+
+	if (!section) {
+		if (!(k = cfg_find(name)))
+			fail(errbuf, errlen, c, line, "unknown key '%s'%s", name,
+			     near_key(NULL, name, near, sizeof(near)));
+		return k;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(t[i].section, section))
+			continue;
+		known_section = true;
+		if (!strcmp(t[i].name, name))
+			return &t[i];
+	}
+	if (known_section) {
+		fail(errbuf, errlen, c, line, "unknown key '%s' in section [%s]%s",
+		     name, section, near_key(section, name, near, sizeof(near)));
+	} else if (!section[0]) {
+		k = cfg_find(name);
+		fail(errbuf, errlen, c, line, "key '%s' before any [section]: %s%s%s", name,
+		     k ? "put it under [" : "unknown key", k ? k->section : "", k ? "]" : "");
+	} else {
+		section_names(secs, sizeof(secs));
+		cli_near_init(&ns, section);
+		for (size_t i = 0; i < n; i++)
+			cli_near_add(&ns, t[i].section);
+		if (cli_near_best(&ns))
+			snprintf(near, sizeof(near), ": did you mean [%s]?", cli_near_best(&ns));
+		else
+			near[0] = '\0';
+		fail(errbuf, errlen, c, line, "unknown section [%s] (key '%s')%s (sections: %s)",
+		     section, name, near, secs);
+	}
+	return NULL;
+}
+
+/* "A, B or C" of the NULL-ended @words into @buf. */
+static const char *word_list(const char *const *words, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; words[i] && off < len; i++) {
+		int k = snprintf(buf + off, len - off, "%s%s",
+				 !i ? "" : words[i + 1] ? ", " : " or ", words[i]);
+
+		if (k < 0)
+			break;
+		off += (size_t)k;
+	}
+	return buf;
+}
+
+/* A value that is none of @words: say which are allowed, and the near one.
+ * @problem: "allowed" ('x' is not allowed), "a source"; @tail after the
+ * list of words. */
+static int reject_word(const struct pghotd_config *c, int line,
+		       const struct cfg_desc *d, const char *value,
+		       const char *const *words, const char *problem,
+		       const char *tail, char *errbuf, size_t errlen)
+{
+	char list[256], near[192];
+	struct cli_near n;
+
+	cli_near_init(&n, value);
+	for (size_t i = 0; words[i]; i++)
+		cli_near_add(&n, words[i]);
+	return fail(errbuf, errlen, c, line, "key '%s': '%s' is not %s%s (give %s%s)",
+		    d->name, value, problem, cli_did_you_mean(&n, "", near, sizeof(near)),
+		    word_list(words, list, sizeof(list)), tail);
+}
+
+static int unknown_source(const struct pghotd_config *c, int line,
+			  const struct cfg_desc *d, const char *bad,
+			  char *errbuf, size_t errlen)
+{
+	const char *names[SRC_MAX + 1] = { NULL };
+
+	for (size_t i = 0; i < src_registry_len && i < SRC_MAX; i++)
+		names[i] = src_registry[i]->name;
+	return reject_word(c, line, d, bad, names, "a source", ", comma-separated",
+			   errbuf, errlen);
+}
+
+/* For a tunable whose range depends on the mode, in default mode: " (1 to
+ * 7 with mode = precise)"; else "". */
+static const char *other_mode(const struct cfg_desc *d, enum pghot_mode mode,
+			      char *buf, size_t len)
+{
+	const struct pghot_tunable_desc *t = tdesc(d, NULL);
+	char r[64];
+
+	buf[0] = '\0';
+	if (t && mode == PGHOT_MODE_DEFAULT &&
+	    (t->min[0] != t->min[1] || t->max[0] != t->max[1]))
+		snprintf(buf, len, " (%s with mode = precise)",
+			 cli_range(r, sizeof(r), t->min[PGHOT_MODE_PRECISE],
+				   t->max[PGHOT_MODE_PRECISE]));
+	return buf;
+}
+
 /* @append: a pids or comm value adds to the list (a repeated key or an
  * indented continuation line in a file); else it replaces it. */
 static int set_value(struct pghotd_config *c, const char *section,
 		     const char *name, const char *value, int line, bool append,
 		     char *errbuf, size_t errlen)
 {
-	const struct cfg_desc *d = NULL;
-	char range[128], bad[80];
-	size_t n;
-	const struct cfg_desc *t = cfg_table(&n);
+	const struct cfg_desc *d;
+	char range[128], bad[80], what[96], msg[256];
 	uint64_t v;
 	void *f;
 
-	if (section) {
-		bool known_section = false;
-
-		for (size_t i = 0; i < n; i++) {
-			if (strcmp(t[i].section, section))
-				continue;
-			known_section = true;
-			if (!strcmp(t[i].name, name)) {
-				d = &t[i];
-				break;
-			}
-		}
-		if (!known_section && !section[0]) {
-			const struct cfg_desc *k = cfg_find(name);
-
-			if (k)
-				fail(errbuf, errlen, c, line,
-				     "key '%s' before any [section]: put it under [%s]",
-				     name, k->section);
-			else
-				fail(errbuf, errlen, c, line,
-				     "key '%s' before any [section]: unknown key", name);
-			return -ENOENT;
-		}
-		if (!known_section) {
-			char secs[256];
-
-			section_names(secs, sizeof(secs));
-			fail(errbuf, errlen, c, line,
-			     "unknown section [%s] (key '%s'); sections: %s",
-			     section, name, secs);
-			return -ENOENT;
-		}
-		if (!d) {
-			fail(errbuf, errlen, c, line,
-			     "unknown key '%s' in section [%s]", name, section);
-			return -ENOENT;
-		}
-	} else {
-		d = cfg_find(name);
-		if (!d) {
-			fail(errbuf, errlen, c, line, "unknown key '%s'", name);
-			return -ENOENT;
-		}
-	}
+	d = lookup_key(c, section, name, line, errbuf, errlen);
+	if (!d)
+		return -ENOENT;
 	f = field(c, d);
 	if (!append || !c->line[desc_index(d)])
 		c->line[desc_index(d)] = line;
@@ -567,14 +635,9 @@ static int set_value(struct pghotd_config *c, const char *section,
 
 	switch (d->type) {
 	case CFG_UINT:
-		if (parse_u64(value, &v))
-			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' is not a number (%s: %s)",
-				    d->name, value, d->name, range);
-		if (v < d->min || v > d->max)
-			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' out of range %s (%s)",
-				    d->name, value, range, d->name);
+		snprintf(what, sizeof(what), "key '%s'", d->name);
+		if (cli_u64(what, value, d->min, d->max, &v, msg, sizeof(msg)))
+			return fail(errbuf, errlen, c, line, "%s", msg);
 		*(uint64_t *)f = v;
 		return 0;
 	case CFG_TUNABLE: {
@@ -585,15 +648,16 @@ static int set_value(struct pghotd_config *c, const char *section,
 		if (!td)
 			return fail(errbuf, errlen, c, line,
 				    "key '%s': not known to the engine", d->name);
-		if (parse_u64(value, &v))
+		if (cli_parse_u64(value, &v) == -EINVAL)
 			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' is not a number (%s: %s)",
-				    d->name, value, d->name, range);
+				    "key '%s': '%s' is not a number: give %s",
+				    d->name, value, range);
 		/* the range depends on mode: checked by cfg_finalize() */
-		if (td->size != 8 && v > (td->is_signed ? INT32_MAX : UINT32_MAX))
+		if (cli_parse_u64(value, &v) ||
+		    (td->size != 8 && v > (td->is_signed ? INT32_MAX : UINT32_MAX)))
 			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' out of range %s (%s)",
-				    d->name, value, range, d->name);
+				    "key '%s': '%s' is out of range: give %s",
+				    d->name, value, range);
 		tun_put(&c->tun, td, v);
 		c->tun_set |= 1u << idx;
 		{
@@ -616,7 +680,7 @@ static int set_value(struct pghotd_config *c, const char *section,
 			*(bool *)f = false;
 		else
 			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' not allowed; allowed values (any case): true, false, yes, no, on, off, 1, 0",
+				    "key '%s': '%s' is not allowed: give true or false (or yes/no, on/off, 1/0, in any case)",
 				    d->name, value);
 		return 0;
 	case CFG_STRING:
@@ -626,7 +690,7 @@ static int set_value(struct pghotd_config *c, const char *section,
 				    d->name, CFG_PATH_LEN - 1);
 		if ((d->flags & CFG_F_PATH) && value[0] && value[0] != '/')
 			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' is not an absolute path: give a path starting with '/', without quotes",
+				    "key '%s': '%s' is not an absolute path: give a path starting with '/', without quotes",
 				    d->name, value);
 		/* a line break would end a control request early */
 		for (const char *q = value; *q; q++)
@@ -642,29 +706,20 @@ static int set_value(struct pghotd_config *c, const char *section,
 				*(enum pghot_mode *)f = (enum pghot_mode)m;
 				return 0;
 			}
-		return fail(errbuf, errlen, c, line,
-			    "key '%s': value '%s' not allowed; allowed values: default, precise",
-			    d->name, value);
+		return reject_word(c, line, d, value, mode_names, "allowed", "", errbuf, errlen);
 	case CFG_CHOICE:
 		for (unsigned int i = 0; choices_of(d)[i]; i++)
 			if (!strcmp(value, choices_of(d)[i])) {
 				*(unsigned int *)f = i;
 				return 0;
 			}
-		return fail(errbuf, errlen, c, line,
-			    "key '%s': value '%s' not allowed; allowed values: %s",
-			    d->name, value, range);
+		return reject_word(c, line, d, value, choices_of(d), "allowed", "",
+				   errbuf, errlen);
 	case CFG_SOURCES: {
 		uint32_t m;
 
-		if (set_sources(c, value, &m, bad, sizeof(bad))) {
-			char names[256];
-
-			src_names(names, sizeof(names), ", ");
-			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' not allowed: unknown source '%s'; allowed values: %s",
-				    d->name, value, bad, names);
-		}
+		if (set_sources(c, value, &m, bad, sizeof(bad)))
+			return unknown_source(c, line, d, bad, errbuf, errlen);
 		*(uint32_t *)f = m;
 		return 0;
 	}
@@ -673,7 +728,7 @@ static int set_value(struct pghotd_config *c, const char *section,
 
 		if (nodelist_parse(value, &m))
 			return fail(errbuf, errlen, c, line,
-				    "key '%s': value '%s' is not a node list (e.g. 1,2 or 1-3; nodes 0..%d)",
+				    "key '%s': '%s' is not a node list: give nodes as 1, 1,2 or 1-3 (0 to %d)",
 				    d->name, value, PGHOT_MAX_NODES - 1);
 		*(struct nodemask *)f = m;
 		return 0;
@@ -692,14 +747,14 @@ static int set_value(struct pghotd_config *c, const char *section,
 				break;
 			l = strcspn(p, ", \t");
 			snprintf(tok, sizeof(tok), "%.*s", (int)(l < 31 ? l : 31), p);
-			if (l <= 31 && parse_u64(tok, &v) == -EINVAL)
+			if (l <= 31 && cli_parse_u64(tok, &v) == -EINVAL)
 				return fail(errbuf, errlen, c, line,
-					    "key '%s': value '%s' is not a number (%s: process ids 1..4194304)",
-					    d->name, tok, d->name);
-			if (l > 10 || parse_u64(tok, &v) || v < 1 || v > 4194304)
+					    "key '%s': '%s' is not a number: give process ids, 1 to 4194304",
+					    d->name, tok);
+			if (l > 10 || cli_parse_u64(tok, &v) || v < 1 || v > 4194304)
 				return fail(errbuf, errlen, c, line,
-					    "key '%s': value '%s' out of range 1..4194304 (%s)",
-					    d->name, tok, d->name);
+					    "key '%s': '%s' is out of range: give process ids, 1 to 4194304",
+					    d->name, tok);
 			if (k == CFG_MAX_PIDS)
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': more than %d pids; use comm or cgroup",
@@ -724,7 +779,7 @@ static int set_value(struct pghotd_config *c, const char *section,
 			l = strcspn(p, " \t");
 			if (l > 15)
 				return fail(errbuf, errlen, c, line,
-					    "key '%s': value '%.*s' longer than 15 characters (the kernel keeps 15 in /proc/PID/comm)",
+					    "key '%s': '%.*s' is longer than 15 characters: give the name as /proc/PID/comm shows it (the kernel keeps 15)",
 					    d->name, (int)(l > 64 ? 64 : l), p);
 			for (size_t j = 0; j < l; j++)
 				if (iscntrl((unsigned char)p[j]))
@@ -787,10 +842,10 @@ static int conflict(const struct pghotd_config *c, const struct cfg_desc *dl,
 		blame_lo = ll > lh;
 	if (blame_lo)
 		return fail(errbuf, errlen, c, ll,
-			    "key '%s': value '%" PRIu64 "' %s %s (%" PRIu64 ")",
+			    "key '%s': '%" PRIu64 "' %s %s (%" PRIu64 ")",
 			    dl->name, lv, lo_verb, dh->name, hv);
 	return fail(errbuf, errlen, c, lh,
-		    "key '%s': value '%" PRIu64 "' %s %s (%" PRIu64 ")",
+		    "key '%s': '%" PRIu64 "' %s %s (%" PRIu64 ")",
 		    dh->name, hv, hi_verb, dl->name, lv);
 }
 
@@ -826,8 +881,8 @@ static int check_sources(const struct pghotd_config *c, char *errbuf,
 			hv = *(const uint64_t *)cfield(c, dh);
 			if (o->strict ? lv < hv : lv <= hv)
 				continue;
-			return conflict(c, dl, lv, o->strict ? "must be below" : "above",
-					dh, hv, o->strict ? "must be above" : "below",
+			return conflict(c, dl, lv, o->strict ? "must be below" : "is above",
+					dh, hv, o->strict ? "must be above" : "is below",
 					errbuf, errlen);
 		}
 	}
@@ -938,8 +993,8 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 		else
 			snprintf(val, sizeof(val), "%" PRIu64, v);
 		return fail(errbuf, errlen, c, c->line[i],
-			    "key '%s': value '%s' out of range %s (%s)",
-			    t[i].name, val, range, t[i].name);
+			    "key '%s': '%s' is out of range: give %s%s",
+			    t[i].name, val, range, other_mode(&t[i], c->mode, msg, sizeof(msg)));
 	}
 	if (pghot_tunables_check(&c->tun, c->mode, msg, sizeof(msg)))
 		return fail(errbuf, errlen, c, 0, "%s", msg);
@@ -1144,8 +1199,11 @@ int cfg_load_file(struct pghotd_config *c, const char *path, char *errbuf,
 
 	if (!f) {
 		err = -errno;
-		snprintf(errbuf, errlen, "%s: cannot open: %s", path,
-			 strerror(-err));
+		/* the first start after an install that put no config */
+		snprintf(errbuf, errlen, "%s: cannot open: %s%s%s%s", path, strerror(-err),
+			 err == -ENOENT ? ": create it (make install puts a commented one at " PGHOT_SYSCONFDIR
+					  "/pghot/pghot.conf; in the source tree: cp packaging/pghot.conf " : "",
+			 err == -ENOENT ? path : "", err == -ENOENT ? ")" : "");
 		return err;
 	}
 	for (;;) {
@@ -1276,7 +1334,7 @@ void cfg_write_man(FILE *f)
 	fputs(".\\\" Generated by `pghotd --dump-config-man` from the config table\n"
 	      ".\\\" (src/cmd/common/config.c). Do not edit; regenerate with\n"
 	      ".\\\"   build/bin/pghotd --dump-config-man > docs/pghot.conf.5\n"
-	      ".TH PGHOT.CONF 5 \"\" \"pghot\" \"File Formats\"\n"
+	      ".TH PGHOT.CONF 5 \"" PGHOT_DATE "\" \"pghot " PGHOT_VERSION "\" \"File Formats\"\n"
 	      ".SH NAME\npghot.conf \\- configuration of the pghotd hot\\-page promotion daemon\n"
 	      ".SH SYNOPSIS\n/etc/pghot/pghot.conf\n"
 	      ".SH DESCRIPTION\n"

@@ -8,18 +8,22 @@
  *   client: <COMMAND> [ARGS]            any number of requests
  *   server: zero or more data lines, then "OK" or "ERR <message>"
  *
- * Data lines of STATS: "<name> <value>" (counters, numbers) and
+ * Data lines of STATS: "<series> <value>", a series being a family name
+ * and its labels as in the Prometheus file ('pghot_worker_wakes_total' or
+ * 'pghot_worker_wakes_total{node="1"}', docs/counters.md), the value a
+ * decimal number; and
  * "target <pid> <pages_recorded> <pages_promoted> <pages_demoted> <comm>".
  * Data lines of GET: "<section>.<name> <value>" (value may contain spaces).
  * Data lines of RELOAD and SET: "note <text>" (e.g. a restart-only key that
  * was not applied).
  * Version 2: SET <name> with no value sets the empty value; note lines.
+ * Version 3: STATS series renamed to the Prometheus style, with labels.
  *
  * The server may answer instead of the handshake, and close:
  *   "ERR busy: <reason>"   every connection slot is taken; try again
  * and at any time, then close:
  *   "ERR idle: <reason>"   no request for a while, or its slot was needed
- * (neither is a wire change: both are ERR lines a version 2 client takes).
+ * (neither is a wire change: both are ERR lines any client takes).
  *
  * Any incompatible change to a message or its answer: bump the version.
  */
@@ -28,8 +32,9 @@
 
 #include <stddef.h>
 
-#define PGHOT_PROTO_VERSION 2	/* bump the version on any wire change */
-#define PGHOT_VERSION "0.1"	/* of pghot and pghotd (--version) */
+#include "cmd/common/version.h"
+
+#define PGHOT_PROTO_VERSION 3	/* bump the version on any wire change */
 #define PROTO_LINE_MAX 2048
 #define PROTO_BUSY "ERR busy: "
 #define PROTO_IDLE "ERR idle: "

@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/common/cli.h"
+#include "cmd/common/log.h"
 #include "cmd/pghot/bench.h"
 #include "cmd/pghot/cmds.h"
 
@@ -78,12 +80,12 @@ static char *alloc_split(size_t len, size_t fast_len, int fast_node, int node, i
 	char *p;
 
 	if (node < 0 || node >= BENCH_MAX_NODES || fast_node < 0 || fast_node >= BENCH_MAX_NODES) {
-		fprintf(stderr, "pghot bench: node out of range\n");
+		log_err("node out of range");
 		return NULL;
 	}
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
-		fprintf(stderr, "pghot bench: mmap of %zu bytes failed: %s\n", len, strerror(errno));
+		log_err("mmap of %zu bytes failed: %s", len, strerror(errno));
 		return NULL;
 	}
 	if (thp >= 0)
@@ -96,7 +98,7 @@ static char *alloc_split(size_t len, size_t fast_len, int fast_node, int node, i
 		if (n && set_policy(at, n, MPOL_BIND, to)) {
 			int err = errno;
 
-			fprintf(stderr, "pghot bench: mbind(MPOL_BIND) of %zu bytes to node %d failed: %s%s\n",
+			log_err("mbind(MPOL_BIND) of %zu bytes to node %d failed: %s%s",
 				n, to, strerror(err), err == EINVAL ? " (is the node online, with memory, and in"
 				" this process's Mems_allowed, /proc/self/status?)" : "");
 			munmap(p, len);
@@ -105,7 +107,7 @@ static char *alloc_split(size_t len, size_t fast_len, int fast_node, int node, i
 	}
 	memset(p, 0x5a, len);			/* fault everything in where bound */
 	if (set_policy(p, len, MPOL_DEFAULT, 0))	/* then let it move */
-		fprintf(stderr, "pghot bench: mbind MPOL_DEFAULT failed: %s, ignoring\n", strerror(errno));
+		log_warn("mbind MPOL_DEFAULT failed: %s, ignoring", strerror(errno));
 	return p;
 }
 
@@ -128,7 +130,7 @@ int bench_area_alloc(struct bench_run *run, size_t bytes)
 	run->class = calloc(run->nr_pages, 1);
 	run->weight = calloc(run->nr_pages, sizeof(*run->weight));
 	if (!run->class || !run->weight) {
-		fprintf(stderr, "pghot bench: out of memory\n");
+		log_err("out of memory");
 		return -1;
 	}
 	return 0;
@@ -364,13 +366,13 @@ static int run_bench(struct bench_run *run)
 	if (run->wl->setup(run))
 		return 1;
 	if (placer_init(&pl, run)) {
-		fprintf(stderr, "pghot bench: out of memory\n");
+		log_err("out of memory");
 		return 1;
 	}
 	run->thr = calloc((size_t)o->threads, sizeof(*run->thr));
 	tids = calloc((size_t)o->threads, sizeof(*tids));
 	if (!run->thr || !tids) {
-		fprintf(stderr, "pghot bench: out of memory\n");
+		log_err("out of memory");
 		return 1;
 	}
 	for (int i = 0; i < o->threads; i++) {
@@ -382,7 +384,7 @@ static int run_bench(struct bench_run *run)
 		t->lat.cap = LAT_CAP;
 		t->lat.ns = calloc(LAT_CAP, sizeof(*t->lat.ns));
 		if (!t->lat.ns) {
-			fprintf(stderr, "pghot bench: out of memory\n");
+			log_err("out of memory");
 			return 1;
 		}
 	}
@@ -417,7 +419,7 @@ static int run_bench(struct bench_run *run)
 		int rc = pthread_create(&tids[i], NULL, worker, &run->thr[i]);
 
 		if (rc) {
-			fprintf(stderr, "pghot bench: pthread_create of worker %d of %d failed: %s\n",
+			log_err("pthread_create of worker %d of %d failed: %s",
 				i + 1, o->threads, strerror(rc));
 			atomic_store(&run->stop, true);
 			for (int j = 0; j < i; j++)
@@ -442,7 +444,7 @@ static int run_bench(struct bench_run *run)
 		if ((o->accesses && ops >= o->accesses) || (!o->accesses && bench_now_ns() >= end))
 			break;
 		if (o->accesses && bench_now_ns() >= end) {
-			fprintf(stderr, "pghot bench: %llu accesses not done in %.0f s, stopping\n",
+			log_warn("%llu accesses not done in %.0f s, stopping",
 				(unsigned long long)o->accesses, o->duration_s);
 			break;
 		}
@@ -520,6 +522,8 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+#define HINT "see 'pghot help bench'"
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -539,8 +543,11 @@ static void usage(FILE *f)
 		"      --lat-every N     time one operation in N, 1..1000000 (default 64)\n"
 		"      --wait-start      after placement print bench.ready, wait for SIGUSR1\n"
 		"      --thp on|off      madvise(MADV_HUGEPAGE|MADV_NOHUGEPAGE) the memory\n"
-		"      --seed N          0..2^64-1 (default 1)\n"
-		"micro (seed 001): random 4 KiB accesses, region by region, over the hot part\n"
+		"      --seed N          the random seed, 0..2^64-1 (default 1): same seed, same\n"
+		"                        access sequence\n"
+		"  -h, --help            print this help\n"
+		"micro (the kpromoted RFC's micro-benchmark, scaled down): random 4 KiB accesses,\n"
+		"region by region, over the hot part\n"
 		"      --hot MIB         hot part, 1..1048576 (default 32)\n"
 		"      --hot-offset MIB  where the hot part starts, 0..1048576 (default 0);\n"
 		"                        --hot-offset + --hot <= --size\n"
@@ -548,11 +555,12 @@ static void usage(FILE *f)
 		"      --reps N          repetitions per region before the next, >= 1 (default 1)\n"
 		"      --batch N         accesses per repetition (default 0: pages in region)\n"
 		"      --store-pct P     stores among accesses, 0..100 (default 50)\n"
-		"kv (seeds 000, 004): GETs of 1 KiB values through a hash index\n"
+		"kv (the pghot series' Redis test, the DAMON tiering series' YCSB test): GETs of\n"
+		"1 KiB values through a hash index\n"
 		"      --keys N          keys, 16..1073741824 (default 65536);\n"
 		"                        --keys x --value-size <= 1048576 MiB\n"
 		"      --value-size B    value size, a power of two in 64..4096 (default 1024)\n"
-		"      --dist uniform|zipf  (default uniform)\n"
+		"      --dist uniform|zipf  which keys the GETs read (default uniform)\n"
 		"      --hot-frac F      uniform: fraction of the keyspace read, 0 < F <= 1 (default 0.5)\n"
 		"      --theta T         zipf: skew, 0 < T < 1 (default 0.99)\n"
 		"      --hot-mass M      zipf: hot set = top keys taking M of the GETs, 0 < M <= 1\n"
@@ -575,57 +583,27 @@ static void usage(FILE *f)
 #define MIN_KEYS 16
 #define MAX_KEYS (1ull << 30)
 
-/* A whole number in lo..hi (decimal, or 0x hex / 0 octal as strtoull base 0);
- * no sign, no blanks. Prints why not and returns -1. */
+/* A whole number in lo..hi (decimal, or 0x hex, as in pghot.conf). Says
+ * why not and returns -1. */
 static int opt_u64(const char *name, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	char err[256];
 
-	if (*s < '0' || *s > '9') {
-		fprintf(stderr, "pghot bench: %s '%s': not a number (want %llu..%llu)\n", name, s,
-			(unsigned long long)lo, (unsigned long long)hi);
-		return -1;
-	}
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (end == s || *end) {
-		fprintf(stderr, "pghot bench: %s '%s': not a number (want %llu..%llu)\n", name, s,
-			(unsigned long long)lo, (unsigned long long)hi);
-		return -1;
-	}
-	if (errno == ERANGE || v < lo || v > hi) {
-		fprintf(stderr, "pghot bench: %s '%s': out of range %llu..%llu\n", name, s,
-			(unsigned long long)lo, (unsigned long long)hi);
-		return -1;
-	}
-	*out = v;
+	if (cli_u64(name, s, lo, hi, out, err, sizeof(err)))
+		return log_ret(-1, LOG_ERR, "%s", err);
 	return 0;
 }
 
 /* A finite number with lo < v (lo <= v if lo_incl) and v < hi (v <= hi if
- * hi_incl); var names it in the message ("0 < F <= 1"). NaN and infinities are
- * out of range. Prints why not and returns -1. */
-static int opt_double(const char *name, const char *var, const char *s, double lo, bool lo_incl,
+ * hi_incl). NaN and infinities are out of range. Says why not and returns
+ * -1. */
+static int opt_double(const char *name, const char *s, double lo, bool lo_incl,
 		      double hi, bool hi_incl, double *out)
 {
-	char *end;
-	double v;
+	char err[256];
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end) {
-		fprintf(stderr, "pghot bench: %s '%s': not a number (want %g %s %s %s %g)\n", name, s,
-			lo, lo_incl ? "<=" : "<", var, hi_incl ? "<=" : "<", hi);
-		return -1;
-	}
-	if (errno == ERANGE || !isfinite(v) || (lo_incl ? v < lo : v <= lo) ||
-	    (hi_incl ? v > hi : v >= hi)) {
-		fprintf(stderr, "pghot bench: %s '%s': out of range %g %s %s %s %g\n", name, s,
-			lo, lo_incl ? "<=" : "<", var, hi_incl ? "<=" : "<", hi);
-		return -1;
-	}
-	*out = v;
+	if (cli_double(name, s, lo, lo_incl, hi, hi_incl, out, err, sizeof(err)))
+		return log_ret(-1, LOG_ERR, "%s", err);
 	return 0;
 }
 
@@ -634,13 +612,8 @@ static int opt_mib(const char *name, const char *s, uint64_t lo, size_t *bytes)
 {
 	uint64_t v;
 
-	if (opt_u64(name, s, lo, MAX_MIB, &v))
+	if (opt_u64(name, s, lo, MAX_MIB > SIZE_MAX >> 20 ? SIZE_MAX >> 20 : MAX_MIB, &v))
 		return -1;
-	if (v > SIZE_MAX >> 20) {			/* 32-bit size_t */
-		fprintf(stderr, "pghot bench: %s '%s': out of range %llu..%llu on this machine\n", name, s,
-			(unsigned long long)lo, (unsigned long long)(SIZE_MAX >> 20));
-		return -1;
-	}
 	*bytes = (size_t)v << 20;
 	return 0;
 }
@@ -709,7 +682,7 @@ static int check_node(const char *name, int node, bool is_default)
 	print_nodelist(list, sizeof(list), online);
 	n = __builtin_popcountll(online);
 	if (!(online >> node & 1)) {
-		fprintf(stderr, "pghot bench: %s %d%s: NUMA node %d does not exist; this machine has %d NUMA node%s (%s)\n",
+		log_err("%s %d%s: NUMA node %d does not exist; this machine has %d NUMA node%s (%s)",
 			name, node, is_default ? " (the default)" : "", node, n, n == 1 ? "" : "s", list);
 		return -1;
 	}
@@ -717,12 +690,30 @@ static int check_node(const char *name, int node, bool is_default)
 		char mlist[160];
 
 		print_nodelist(mlist, sizeof(mlist), mem);
-		fprintf(stderr, "pghot bench: %s %d%s: NUMA node %d has no memory; this machine has %d NUMA node%s (%s),"
-			" with memory: %s\n", name, node, is_default ? " (the default)" : "", node, n,
+		log_err("%s %d%s: NUMA node %d has no memory; this machine has %d NUMA node%s (%s),"
+			" with memory: %s", name, node, is_default ? " (the default)" : "", node, n,
 			n == 1 ? "" : "s", list, mlist[0] ? mlist : "none");
 		return -1;
 	}
 	return 0;
+}
+
+/* The workload named @wl, or NULL after saying which one was meant. */
+static const struct bench_workload *find_workload(const char *wl)
+{
+	struct cli_near n;
+	char near[64];
+
+	if (!strcmp(wl, "micro"))
+		return &bench_micro;
+	if (!strcmp(wl, "kv"))
+		return &bench_kv;
+	cli_near_init(&n, wl);
+	cli_near_add(&n, "micro");
+	cli_near_add(&n, "kv");
+	log_err("unknown workload '%s'%s (give micro or kv, %s)", wl,
+		cli_did_you_mean(&n, "", near, sizeof(near)), HINT);
+	return NULL;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -739,26 +730,18 @@ int cmd_bench(int argc, char **argv)
 	uint64_t v = 0;
 	int c;
 
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
+	if (argc < 2)
+		return log_ret(2, LOG_ERR, "give a workload: micro or kv (%s)", HINT);
 	wl = argv[1];
 	if (!strcmp(wl, "--help") || !strcmp(wl, "-h")) {
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(wl, "micro"))
-		run.wl = &bench_micro;
-	else if (!strcmp(wl, "kv"))
-		run.wl = &bench_kv;
-	else {
-		fprintf(stderr, "pghot bench: unknown workload '%s'\n", wl);
-		usage(stderr);
+	run.wl = find_workload(wl);
+	if (!run.wl)
 		return 2;
-	}
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "s:t:d:n:h", long_opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "s:t:d:n:h", long_opts, HINT)) != -1) {
 		int bad = 0;
 
 		switch (c) {
@@ -768,7 +751,7 @@ int cmd_bench(int argc, char **argv)
 			o.threads = (int)v;
 			break;
 		case 'd':
-			bad = opt_double("--duration", "SEC", optarg, MIN_DURATION, true, MAX_DURATION, true,
+			bad = opt_double("--duration", optarg, MIN_DURATION, true, MAX_DURATION, true,
 					 &o.duration_s);
 			break;
 		case 'n': bad = opt_u64("--accesses", optarg, 0, UINT64_MAX, &o.accesses); break;
@@ -804,7 +787,7 @@ int cmd_bench(int argc, char **argv)
 			else if (!strcmp(optarg, "off"))
 				o.thp = 0;
 			else {
-				fprintf(stderr, "pghot bench: --thp '%s': want on or off\n", optarg);
+				log_err("--thp: '%s' is not a choice: give on or off", optarg);
 				bad = 1;
 			}
 			break;
@@ -819,8 +802,9 @@ int cmd_bench(int argc, char **argv)
 		case OPT_VALUE_SIZE:
 			bad = opt_u64("--value-size", optarg, 0, UINT64_MAX, &v);
 			if (!bad && (v < 64 || v > BENCH_PAGE || (v & (v - 1)))) {
-				fprintf(stderr, "pghot bench: --value-size '%s': out of range 64..%lu, a power of two\n",
-					optarg, BENCH_PAGE);
+				log_err("--value-size: '%s' is %s: give 64, 128, 256, 512, 1024, 2048 or %lu",
+					optarg, v & (v - 1) ? "not a power of two" : "out of range",
+					BENCH_PAGE);
 				bad = 1;
 			}
 			o.value_bytes = v;
@@ -831,33 +815,32 @@ int cmd_bench(int argc, char **argv)
 			else if (!strcmp(optarg, "uniform"))
 				o.zipf = false;
 			else {
-				fprintf(stderr, "pghot bench: --dist '%s': want uniform or zipf\n", optarg);
+				log_err("--dist: '%s' is not a choice: give uniform or zipf", optarg);
 				bad = 1;
 			}
 			break;
-		case OPT_HOT_FRAC: bad = opt_double("--hot-frac", "F", optarg, 0, false, 1, true, &o.hot_frac); break;
-		case OPT_THETA: bad = opt_double("--theta", "T", optarg, 0, false, 1, false, &o.theta); break;
-		case OPT_HOT_MASS: bad = opt_double("--hot-mass", "M", optarg, 0, false, 1, true, &o.hot_mass); break;
+		case OPT_HOT_FRAC: bad = opt_double("--hot-frac", optarg, 0, false, 1, true, &o.hot_frac); break;
+		case OPT_THETA: bad = opt_double("--theta", optarg, 0, false, 1, false, &o.theta); break;
+		case OPT_HOT_MASS: bad = opt_double("--hot-mass", optarg, 0, false, 1, true, &o.hot_mass); break;
 		case OPT_SCATTER: o.scatter = true; break;
 		default:
-			usage(stderr);
 			return 2;
 		}
 		if (bad)
 			return 2;
 	}
 	if (optind != argc) {
-		fprintf(stderr, "pghot bench: unexpected argument '%s'\n", argv[optind]);
+		log_err("unexpected argument '%s' (%s)", argv[optind], HINT);
 		return 2;
 	}
 	/* what depends on more than one option, still before any allocation */
 	if (run.wl == &bench_micro && o.hot_offset_bytes + o.hot_bytes > o.size_bytes) {
-		fprintf(stderr, "pghot bench: --hot-offset + --hot (%zu + %zu MiB) reaches beyond --size (%zu MiB)\n",
+		log_err("--hot-offset + --hot (%zu + %zu MiB) reaches beyond --size (%zu MiB)",
 			o.hot_offset_bytes >> 20, o.hot_bytes >> 20, o.size_bytes >> 20);
 		return 2;
 	}
 	if (run.wl == &bench_kv && o.keys * o.value_bytes > (MAX_MIB << 20)) {
-		fprintf(stderr, "pghot bench: --keys %llu x --value-size %zu = %llu MiB of values, more than %llu MiB\n",
+		log_err("--keys %llu x --value-size %zu = %llu MiB of values, more than %llu MiB",
 			(unsigned long long)o.keys, o.value_bytes,
 			(unsigned long long)(o.keys * o.value_bytes >> 20), MAX_MIB);
 		return 2;

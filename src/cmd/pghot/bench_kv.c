@@ -7,8 +7,8 @@
  * index (open addressing, key hash -> slot) maps a key to its value; a GET
  * formats the key, hashes it, probes the index, checks the key stored at the
  * head of the value and copies the whole value out. Keys are drawn uniformly
- * from the first --hot-frac of the keyspace (seed 000: memtier over 50% of the
- * keys) or zipfian over all keys (seed 004: YCSB). The hot set is the pages
+ * from the first --hot-frac of the keyspace (the pghot series' Redis test: memtier over 50% of the
+ * keys) or zipfian over all keys (the DAMON tiering series' YCSB test). The hot set is the pages
  * of the keys read (uniform) or of the most popular keys that take --hot-mass
  * of the GETs (zipf); the rest of the area is cold. The index is placed like
  * the area but is not tracked. Each page's weight (for the DRAM access share)
@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "cmd/common/log.h"
 #include "cmd/pghot/bench.h"
 
 struct kv_slot {
@@ -91,7 +92,7 @@ static int kv_setup(struct bench_run *run)
 
 	kv = calloc(1, sizeof(*kv));
 	if (!kv) {
-		fprintf(stderr, "pghot bench kv: out of memory\n");
+		log_err("out of memory");
 		return -1;
 	}
 	kv->nkeys = n;
@@ -105,7 +106,7 @@ static int kv_setup(struct bench_run *run)
 		return -1;
 	kv->slot_of = malloc(n * sizeof(*kv->slot_of));
 	if (!kv->slot_of) {
-		fprintf(stderr, "pghot bench kv: out of memory for %llu keys\n", (unsigned long long)n);
+		log_err("out of memory for %llu keys", (unsigned long long)n);
 		return -1;
 	}
 	memset(kv->index, 0, kv->index_mask * sizeof(*kv->index));
@@ -159,7 +160,7 @@ static int kv_setup(struct bench_run *run)
 	for (uint64_t k = 0; k < hot_keys; k++)
 		run->class[kv->slot_of[k] * o->value_bytes / BENCH_PAGE] = BENCH_HOT;
 	kv_weigh(run, kv);
-	fprintf(stderr, "pghot bench kv: %llu keys, %llu hot keys, index %zu KiB\n",
+	log_info("%llu keys, %llu hot keys, index %zu KiB",
 		(unsigned long long)n, (unsigned long long)hot_keys,
 		(size_t)((kv->index_mask + 1) * sizeof(*kv->index)) >> 10);
 	free(kv->slot_of);

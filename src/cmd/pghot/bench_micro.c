@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pghot bench micro: seed 001's micro-benchmark, scaled down.
+ * pghot bench micro: the kpromoted RFC's micro-benchmark, scaled down.
  *
  * The area (--size) is placed on the nodes (--node, --dram-pct); its hot part
  * (--hot at --hot-offset) is divided into regions (--region). Each thread
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cmd/common/log.h"
 #include "cmd/pghot/bench.h"
 
 struct micro {
@@ -34,12 +35,12 @@ static int micro_setup(struct bench_run *run)
 	struct micro *m;
 
 	if (o->hot_offset_bytes + o->hot_bytes > o->size_bytes) {
-		fprintf(stderr, "pghot bench micro: hot part beyond the area (--hot-offset + --hot > --size)\n");
+		log_err("hot part beyond the area (--hot-offset + --hot > --size)");
 		return -1;
 	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
-		fprintf(stderr, "pghot bench micro: out of memory\n");
+		log_err("out of memory");
 		return -1;
 	}
 	if (bench_area_alloc(run, o->size_bytes))

@@ -18,6 +18,6 @@ int cmd_sim(int argc, char **argv);		/* sim.c */
 
 /* ctl.c: the control socket path from --socket, -c FILE, or the default;
  * connect and handshake. Return: fd, or -1 after printing why. */
-int pghot_ctl_connect(const char *cmd, const char *socket, const char *config);
+int pghot_ctl_connect(const char *socket, const char *config);
 
 #endif

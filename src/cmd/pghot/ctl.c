@@ -11,11 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/common/cli.h"
 #include "cmd/common/config.h"
+#include "cmd/common/log.h"
 #include "cmd/common/proto.h"
 #include "cmd/pghot/cmds.h"
 
-int pghot_ctl_connect(const char *cmd, const char *socket, const char *config)
+#define HINT "see 'pghot help ctl'"
+#define DEFAULT_SOCKET "/run/pghot/pghotd.sock"
+
+int pghot_ctl_connect(const char *socket, const char *config)
 {
 	char err[1024];
 	int fd;
@@ -24,29 +29,35 @@ int pghot_ctl_connect(const char *cmd, const char *socket, const char *config)
 		static struct pghotd_config cfg;
 
 		cfg_init(&cfg);
-		if (cfg_load_file(&cfg, config, err, sizeof(err))) {
-			fprintf(stderr, "pghot %s: %s\n", cmd, err);
-			return -1;
-		}
+		if (cfg_load_file(&cfg, config, err, sizeof(err)))
+			return log_ret(-1, LOG_ERR, "%s", err);
 		socket = cfg.socket;
 	}
 	if (!socket)
-		socket = "/run/pghot/pghotd.sock";
+		socket = DEFAULT_SOCKET;
 	fd = proto_connect(socket, err, sizeof(err));
-	if (fd < 0) {
-		fprintf(stderr, "pghot %s: %s\n", cmd, err);
-		return -1;
-	}
+	if (fd < 0)
+		return log_ret(-1, LOG_ERR, "%s", err);
 	return fd;
 }
 
 static void usage(FILE *f)
 {
-	fputs("usage: pghot ctl [--socket PATH | -c FILE] get [NAME]\n"
-	      "       pghot ctl [--socket PATH | -c FILE] set NAME VALUE\n"
+	fputs("usage: pghot ctl [--socket PATH | -c FILE] get [KEY]\n"
+	      "       pghot ctl [--socket PATH | -c FILE] set KEY VALUE\n"
 	      "       pghot ctl [--socket PATH | -c FILE] reload\n"
-	      "NAME is a key of pghot.conf(5), as 'freq_threshold' or 'engine.freq_threshold'.\n"
-	      "'get NAME' prints the value; 'get' prints every key as 'section.name value'.\n",
+	      "\n"
+	      "  get [KEY]        print KEY's running value; without KEY every key, as\n"
+	      "                   'section.key value'\n"
+	      "  set KEY VALUE    change a key marked live in pghot.conf(5) in the running\n"
+	      "                   pghotd; the file is not written, and a reload goes back to it\n"
+	      "  reload           read the config file again, as SIGHUP; a bad file changes\n"
+	      "                   nothing\n"
+	      "KEY is a key of pghot.conf(5), as 'freq_threshold' or 'engine.freq_threshold'.\n"
+	      "\n"
+	      "  -s, --socket PATH  pghotd's control socket (default " DEFAULT_SOCKET ")\n"
+	      "  -c, --config FILE  take the socket from pghotd's config file\n"
+	      "  -h, --help         print this help\n",
 	      f);
 }
 
@@ -60,11 +71,104 @@ static void print_value(void *arg, const char *line)
 		puts(line);
 }
 
-/* RELOAD's data lines: "note TEXT", a restart-only key not applied */
+/* Data lines of RELOAD and SET: "note TEXT", a restart-only key that was
+ * not applied. */
 static void print_note(void *arg, const char *line)
 {
-	fprintf(stderr, "pghot ctl: %s\n",
-		!strncmp(line, "note ", 5) ? line + 5 : line);
+	if (arg)
+		(*(unsigned int *)arg)++;
+	log_notice("%s", !strncmp(line, "note ", 5) ? line + 5 : line);
+}
+
+/* The key named @name, or NULL after saying which one was meant. */
+static const struct cfg_desc *find_key(const char *name)
+{
+	const struct cfg_desc *d = cfg_find(name);
+	const char *dot = strchr(name, '.');
+	char near[160];
+	struct cli_near n;
+	size_t nk;
+
+	if (d)
+		return d;
+	cli_near_init(&n, dot ? dot + 1 : name);
+	for (const struct cfg_desc *t = cfg_table(&nk), *e = t + nk; t < e; t++)
+		cli_near_add(&n, t->name);
+	log_err("unknown key '%s'%s ('pghot ctl get' lists the keys)", name,
+		cli_did_you_mean(&n, "", near, sizeof(near)));
+	return NULL;
+}
+
+/* Check @value against the table as the daemon will (but for ranges that
+ * depend on the running mode). Return: 0, or an exit status. */
+static int check_set(const struct cfg_desc *d, const char *value)
+{
+	struct pghotd_config *cfg = malloc(sizeof(*cfg));
+	char err[1024];
+	int ret = 0;
+
+	if (!cfg)
+		return 1;
+	cfg_init(cfg);
+	if (cfg_set(cfg, d->section, d->name, value, 0, err, sizeof(err)))
+		ret = log_ret(2, LOG_ERR, "%s", err);
+	free(cfg);
+	return ret;
+}
+
+static void keep_line(void *arg, const char *line)
+{
+	snprintf(arg, PROTO_LINE_MAX, "%s", line);
+}
+
+/* After a SET: the value pghotd runs with now, as it formats it. */
+static void say_set(int fd, const struct cfg_desc *d)
+{
+	char req[256], line[PROTO_LINE_MAX] = "", err[1024];
+	const char *sp;
+
+	snprintf(req, sizeof(req), "GET %s.%s", d->section, d->name);
+	if (proto_request(fd, req, keep_line, line, err, sizeof(err)) ||
+	    !(sp = strchr(line, ' ')))
+		printf("%s.%s set", d->section, d->name);
+	else
+		printf("%.*s = %s", (int)(sp - line), line, sp + 1);
+	printf(" (until pghotd reloads or restarts: the config file is unchanged)\n");
+}
+
+/* The request for @verb and its arguments, or an exit status. */
+static int build_request(const char *verb, int nargs, char **args, char *req,
+			 size_t len, const struct cfg_desc **ret_key)
+{
+	static const char *const verbs[] = { "get", "set", "reload" };
+	const struct cfg_desc *d = NULL;
+	int want = !strcmp(verb, "set") ? 2 : !strcmp(verb, "reload") ? 0 : 1;
+	char near[96];
+	struct cli_near n;
+
+	if (strcmp(verb, "get") && strcmp(verb, "set") && strcmp(verb, "reload")) {
+		cli_near_init(&n, verb);
+		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+			cli_near_add(&n, verbs[i]);
+		return log_ret(2, LOG_ERR, "unknown command '%s'%s (%s)", verb,
+			       cli_did_you_mean(&n, "", near, sizeof(near)), HINT);
+	}
+	if (nargs > want || (nargs < want && strcmp(verb, "get")))
+		return log_ret(2, LOG_ERR, "'%s' takes %s (%s)", verb,
+			       want == 2 ? "a key and a value" :
+			       want ? "at most a key" : "no argument", HINT);
+	if (nargs && !(d = find_key(args[0])))
+		return 2;
+	if (!strcmp(verb, "set") && check_set(d, args[1]))
+		return 2;
+	if (!strcmp(verb, "reload"))
+		snprintf(req, len, "RELOAD");
+	else if (!strcmp(verb, "set"))
+		snprintf(req, len, "SET %s %s", args[0], args[1]);
+	else
+		snprintf(req, len, "GET%s%s", nargs ? " " : "", nargs ? args[0] : "");
+	*ret_key = d;
+	return 0;
 }
 
 int cmd_ctl(int argc, char **argv)
@@ -76,12 +180,14 @@ int cmd_ctl(int argc, char **argv)
 		{ 0 }
 	};
 	const char *socket = NULL, *config = NULL, *verb;
+	const struct cfg_desc *key = NULL;
 	char req[PROTO_LINE_MAX], err[1024];
-	bool value_only = false;
+	unsigned int notes = 0;
+	bool value_only;
 	int c, fd, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "+s:c:h", opts, HINT)) != -1) {
 		switch (c) {
 		case 's':
 			socket = optarg;
@@ -93,71 +199,32 @@ int cmd_ctl(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
 			return 2;
 		}
 	}
-	if (optind >= argc) {
-		usage(stderr);
-		return 2;
-	}
+	if (optind >= argc)
+		return log_ret(2, LOG_ERR, "give a command: get, set or reload (%s)", HINT);
 	verb = argv[optind++];
-	if (!strcmp(verb, "get") && argc - optind <= 1) {
-		if (optind < argc) {
-			if (!cfg_find(argv[optind])) {
-				fprintf(stderr, "pghot ctl: unknown key '%s' (pghot ctl get lists them)\n",
-					argv[optind]);
-				return 2;
-			}
-			value_only = true;
-			snprintf(req, sizeof(req), "GET %s", argv[optind]);
-		} else {
-			snprintf(req, sizeof(req), "GET");
-		}
-	} else if (!strcmp(verb, "set") && argc - optind == 2) {
-		struct pghotd_config *cfg = malloc(sizeof(*cfg));
-		const struct cfg_desc *d = cfg_find(argv[optind]);
-
-		if (!cfg)
-			return 1;
-		cfg_init(cfg);
-		if (!d) {
-			fprintf(stderr, "pghot ctl: unknown key '%s' (pghot ctl get lists them)\n",
-				argv[optind]);
-			free(cfg);
-			return 2;
-		}
-		if (cfg_set(cfg, d->section, d->name, argv[optind + 1], 0, err,
-			    sizeof(err))) {
-			fprintf(stderr, "pghot ctl: %s\n", err);
-			free(cfg);
-			return 1;
-		}
-		free(cfg);
-		snprintf(req, sizeof(req), "SET %s %s", argv[optind], argv[optind + 1]);
-	} else if (!strcmp(verb, "reload") && optind == argc) {
-		snprintf(req, sizeof(req), "RELOAD");
-	} else {
-		if (strcmp(verb, "get") && strcmp(verb, "set") && strcmp(verb, "reload"))
-			fprintf(stderr, "pghot ctl: unknown command '%s'\n", verb);
-		else
-			fprintf(stderr, "pghot ctl: wrong number of arguments for '%s'\n",
-				verb);
-		usage(stderr);
-		return 2;
-	}
-	fd = pghot_ctl_connect("ctl", socket, config);
+	ret = build_request(verb, argc - optind, argv + optind, req, sizeof(req), &key);
+	if (ret)
+		return ret;
+	fd = pghot_ctl_connect(socket, config);
 	if (fd < 0)
 		return 1;
-	if (!strcmp(verb, "reload"))
-		ret = proto_request(fd, req, print_note, NULL, err, sizeof(err));
+	value_only = key != NULL;
+	if (!strcmp(verb, "get"))
+		ret = proto_request(fd, req, print_value, &value_only, err, sizeof(err));
 	else
-		ret = proto_request(fd, req, print_value, &value_only, err,
-				    sizeof(err));
+		ret = proto_request(fd, req, print_note, &notes, err, sizeof(err));
+	if (!ret && !strcmp(verb, "set"))
+		say_set(fd, key);
+	else if (!ret && !strcmp(verb, "reload") && notes)
+		printf("reloaded, but for the key%s above: %s a restart\n", notes > 1 ? "s" : "",
+		       notes > 1 ? "they need" : "it needs");
+	else if (!ret && !strcmp(verb, "reload"))
+		printf("reloaded: pghotd runs the configuration of its file now\n");
 	close(fd);
-	if (ret) {
-		fprintf(stderr, "pghot ctl: %s\n", err);
-		return 1;
-	}
+	if (ret)
+		return log_ret(1, LOG_ERR, "%s", err);
 	return 0;
 }

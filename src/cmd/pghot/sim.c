@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pghot sim: run a scenario's cases through the tiered-memory model
- * (src/sim, docs/simulator.md) and print the seeds' tables.
+ * (src/sim, docs/simulator.md) and print the tables of the experiment it
+ * models (the source documents of docs/simulator.md).
  *
  * Scenario files are found by name in $PGHOT_SCENARIOS, then
  * <prefix>/share/pghot/scenarios and the source tree's scenarios/ (both
@@ -19,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/common/cli.h"
+#include "cmd/common/log.h"
 #include "cmd/pghot/cmds.h"
 #include "cmd/pghot/sim_report.h"
 #include "linux/feed.h"
@@ -26,19 +29,36 @@
 
 #define FILE_MAX (1 << 20)
 
+#define HINT "see 'pghot help sim'"
+
 static void usage(FILE *f)
 {
 	fputs("usage: pghot sim --scenario NAME|FILE [--policies LIST] [--scale S] [--seed N]\n"
 	      "                 [--json FILE] [--plot DIR] [--trace FILE] [--jobs N] [--quiet]\n"
 	      "                 [--KEY VALUE ...]\n"
 	      "       pghot sim --params | --list\n"
+	      "\n"
 	      "Simulate the scenario's cases (policies x levels of cold memory) on a model of\n"
-	      "a tiered-memory machine and print the seeds' tables. Scenarios shipped:\n"
-	      "redis-memtier, microbench, npb-bt, ycsb-pressure (--list). Any parameter of\n"
-	      "the machine, the workload or a policy is a --KEY VALUE (--params lists them\n"
-	      "with their defaults). --trace replays a feed-format trace (pid vaddr [nid]\n"
-	      "[time_ms]) as the workload. --json writes every case, --plot DIR draws\n"
-	      "promotions.png and dram_share.png with gnuplot. Same seed, same result.\n",
+	      "a tiered-memory machine and print the tables of the experiment it models.\n"
+	      "Scenarios shipped (--list): redis-memtier (the pghot series' Redis test),\n"
+	      "microbench (the kpromoted RFC's micro-benchmark), npb-bt (the IBS profiler\n"
+	      "RFC's NPB BT test), ycsb-pressure (the DAMON tiering series' YCSB test).\n"
+	      "\n"
+	      "  --scenario NAME|FILE  a shipped scenario, or a scenario file\n"
+	      "  --policies LIST       the policies to compare, comma-separated (--params)\n"
+	      "  --scale S             the share of the full machine simulated (pages, caches,\n"
+	      "                        byte rates); smaller runs faster\n"
+	      "  --seed N              the random seed: same seed, same result\n"
+	      "  --trace FILE          replay a feed-format trace (pid vaddr [nid] [time_ms])\n"
+	      "                        as the workload\n"
+	      "  --json FILE           write every case as JSON\n"
+	      "  --plot DIR            draw promotions.png and dram_share.png with gnuplot\n"
+	      "  --jobs N              run cases on N threads, 1..64 (default: the CPUs)\n"
+	      "  --quiet               no progress line\n"
+	      "  --KEY VALUE           any parameter of the machine, workload or a policy\n"
+	      "  --params              list the parameters with their defaults\n"
+	      "  --list                list the shipped scenarios\n"
+	      "  -h, --help            print this help\n",
 	      f);
 }
 
@@ -109,15 +129,15 @@ static int load_scenario(struct sim_scenario *sc, const char *name)
 		rc = read_file(path, &text, &len);
 	}
 	if (rc) {
-		fprintf(stderr, "pghot sim: cannot read scenario '%s': %s (give a file, or a name "
-			"of 'pghot sim --list'; PGHOT_SCENARIOS names a folder of NAME.scn)\n", name,
+		log_err("cannot read scenario '%s': %s (give a file, or a name "
+			"of 'pghot sim --list'; PGHOT_SCENARIOS names a folder of NAME.scn)", name,
 			rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
 		return -1;
 	}
 	rc = sim_scenario_parse(sc, text, len, path, err, sizeof(err));
 	free(text);
 	if (rc) {
-		fprintf(stderr, "pghot sim: %s\n", err);
+		log_err("%s", err);
 		return -1;
 	}
 	return 0;
@@ -160,7 +180,7 @@ static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_
 	char line[FEED_LINE_MAX + 2];
 
 	if (!f) {
-		fprintf(stderr, "pghot sim: cannot open trace '%s': %s\n", path, strerror(errno));
+		log_err("cannot open trace '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -174,8 +194,8 @@ static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_
 			continue;
 		if (rc || s.pid > INT32_MAX) {
 			if (!bad++)
-				fprintf(stderr, "pghot sim: %s:%zu: not 'pid vaddr [nid] [time_ms]', "
-					"skipped (more such lines are counted)\n", path, lineno);
+				log_warn("%s:%zu: not 'pid vaddr [nid] [time_ms]', "
+					 "skipped (more such lines are counted)", path, lineno);
 			continue;
 		}
 		if (n == cap) {
@@ -184,7 +204,7 @@ static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_
 			cap = cap ? cap * 2 : 4096;
 			nv = realloc(v, cap * sizeof(*nv));
 			if (!nv) {
-				fprintf(stderr, "pghot sim: out of memory reading the trace\n");
+				log_err("out of memory reading the trace");
 				free(v);
 				fclose(f);
 				return -1;
@@ -197,7 +217,7 @@ static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_
 	}
 	fclose(f);
 	if (bad)
-		fprintf(stderr, "pghot sim: %s: %zu malformed lines skipped\n", path, bad);
+		log_warn("%s: %zu malformed lines skipped", path, bad);
 	*ret = v;
 	*ret_n = n;
 	return 0;
@@ -288,7 +308,7 @@ static int run_all(struct runner *r, long jobs)
 		fputc('\n', stderr);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->rc[i]) {
-			fprintf(stderr, "pghot sim: case %s: %s\n", r->cases[i].label, r->err[i]);
+			log_err("case %s: %s", r->cases[i].label, r->err[i]);
 			return -1;
 		}
 	return 0;
@@ -315,7 +335,7 @@ static int value_of(int argc, char **argv, int *i, const char **key, const char 
 	}
 	*key = a;
 	if (*i + 1 >= argc) {
-		fprintf(stderr, "pghot sim: --%s needs a value\n", a);
+		log_err("--%s needs a value", a);
 		return -1;
 	}
 	*val = argv[++*i];
@@ -336,7 +356,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			continue;
 		}
 		if (strncmp(argv[i], "--", 2) || !argv[i][2]) {
-			fprintf(stderr, "pghot sim: unexpected argument '%s'\n", argv[i]);
+			log_err("unexpected argument '%s' (%s)", argv[i], HINT);
 			return -1;
 		}
 		if (value_of(argc, argv, &i, &key, &val, buf, sizeof(buf)))
@@ -352,7 +372,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		else if (!strcmp(key, "jobs")) {
 			o->jobs = strtol(val, &end, 10);
 			if (*end || o->jobs < 1 || o->jobs > 64) {
-				fprintf(stderr, "pghot sim: --jobs '%s': give 1..64\n", val);
+				log_err("--jobs: '%s' is out of range: give 1 to 64", val);
 				return -1;
 			}
 		}
@@ -360,11 +380,37 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
+/* One --KEY VALUE; an unknown KEY gets the nearest parameter's name. */
+static int set_param(struct sim_scenario *sc, const char *key, const char *val)
+{
+	static const char *const ours[] = { "scenario", "json", "plot", "trace", "jobs", "quiet",
+					    "params", "list" };
+	char err[512], near[96];
+	struct sim_param_info p;
+	struct cli_near n;
+	int rc = sim_scenario_set(sc, key, val, err, sizeof(err));
+
+	if (rc != -ENOENT) {
+		if (rc)
+			log_err("--%s: %s", key, err);
+		return rc;
+	}
+	cli_near_init(&n, key);
+	for (size_t i = 0; i < sim_param_count(); i++)
+		if (!sim_param_at(i, &p))
+			cli_near_add(&n, p.key);
+	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		cli_near_add(&n, ours[i]);
+	log_err("unknown option or parameter '--%s'%s ('pghot sim --params' lists the parameters, %s)",
+		key, cli_did_you_mean(&n, "--", near, sizeof(near)), HINT);
+	return rc;
+}
+
 /* Second pass: parameters, in order, after the scenario file. */
 static int apply_params(struct sim_scenario *sc, int argc, char **argv)
 {
 	static const char *const ours[] = { "scenario", "json", "plot", "trace", "jobs" };
-	char buf[128], err[512];
+	char buf[128];
 
 	for (int i = 1; i < argc; i++) {
 		const char *key, *val;
@@ -378,10 +424,8 @@ static int apply_params(struct sim_scenario *sc, int argc, char **argv)
 			skip |= !strcmp(key, ours[k]);
 		if (skip)
 			continue;
-		if (sim_scenario_set(sc, key, val, err, sizeof(err))) {
-			fprintf(stderr, "pghot sim: --%s: %s\n", key, err);
+		if (set_param(sc, key, val))
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -412,7 +456,10 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	if (!o.scenario && !o.trace) {
-		usage(stderr);
+		/* a mistyped --scenario is named first */
+		if (!apply_params(sc, argc, argv))
+			log_err("give --scenario NAME|FILE or --trace FILE (%s; 'pghot sim --list' lists the scenarios)",
+				HINT);
 		status = 2;
 		goto out;
 	}
@@ -436,7 +483,7 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	if (sim_scenario_check(sc, err, sizeof(err))) {
-		fprintf(stderr, "pghot sim: %s\n", err);
+		log_err("%s", err);
 		status = 2;
 		goto out;
 	}
@@ -447,7 +494,7 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	n = sim_cases(sc, r.cases, SIM_MAX_CASES, err, sizeof(err));
 	if (n < 0) {
-		fprintf(stderr, "pghot sim: %s\n", err);
+		log_err("%s", err);
 		status = 2;
 		goto out;
 	}

@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cmd/common/log.h"
 #include "cmd/pghot/sim_report.h"
 
 #define GIB (1024.0 * 1024 * 1024)
@@ -384,7 +385,7 @@ int sim_write_json(const char *path, const struct sim_scenario *sc, const struct
 	if (f && fclose(f))
 		rc = -1;
 	if (rc)
-		fprintf(stderr, "pghot sim: cannot write %s: %s\n", path, strerror(errno));
+		log_err("cannot write %s: %s", path, strerror(errno));
 	free(text);
 	cJSON_Delete(root);
 	return rc;
@@ -464,8 +465,8 @@ static int run_gnuplot(const char *script)
 	if (waitpid(pid, &st, 0) < 0)
 		return -1;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-		fprintf(stderr, "pghot sim: gnuplot not found: install it (Debian: gnuplot-nox, "
-			"'scripts/install-deps test')\n");
+		log_err("gnuplot not found: install it (Debian: gnuplot-nox, "
+			"'scripts/install-deps test')");
 		return -1;
 	}
 	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
@@ -477,17 +478,17 @@ int sim_write_plots(const char *dir, const struct sim_scenario *sc, const struct
 	char data[4096], script[4096];
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "pghot sim: cannot create %s: %s\n", dir, strerror(errno));
+		log_err("cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	snprintf(data, sizeof(data), "%.4000s/timeline.dat", dir);
 	snprintf(script, sizeof(script), "%.4000s/plot.gp", dir);
 	if (write_data(data, sc, r, n) || write_script(script, dir, sc, r, n)) {
-		fprintf(stderr, "pghot sim: cannot write in %s: %s\n", dir, strerror(errno));
+		log_err("cannot write in %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (run_gnuplot(script)) {
-		fprintf(stderr, "pghot sim: gnuplot failed on %s\n", script);
+		log_err("gnuplot failed on %s", script);
 		return -1;
 	}
 	return 0;

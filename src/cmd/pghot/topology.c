@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pghot topology: nodes, CPUs, memory, memory tiers and which nodes pghotd
- * treats as lower tier, from sysfs (--sysfs-root for a fake tree). Reads
- * only; `--json` prints one object with a `nodes` list.
+ * treats as lower tier, from sysfs (--sysfs-root for a fake tree), and the
+ * kernel's own tiering knobs (procfs and sysfs). Reads only; `--json`
+ * prints one object with a `nodes` list.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -11,17 +12,33 @@
 
 #include <cjson/cJSON.h>
 
+#include "cmd/common/cli.h"
 #include "cmd/common/config.h"
+#include "cmd/common/log.h"
 #include "cmd/pghot/cmds.h"
+#include "linux/kernel_movers.h"
 #include "linux/topology.h"
+
+#define HINT "see 'pghot help topology'"
 
 static void usage(FILE *f)
 {
-	fputs("usage: pghot topology [--json] [--sysfs-root DIR] [--procfs-root DIR]\n"
-	      "                      [-c FILE] [--lower-tier-nodes LIST]\n"
-	      "Print NUMA nodes, their CPUs, memory, distances and tier.\n"
-	      "  -c FILE                read lower_tier_nodes and sysfs_root from pghotd's config\n"
-	      "  --lower-tier-nodes LIST  treat these nodes as lower tier (as the config key)\n",
+	fputs("usage: pghot topology [--json] [-c FILE] [--lower-tier-nodes LIST]\n"
+	      "                      [--sysfs-root DIR] [--procfs-root DIR]\n"
+	      "\n"
+	      "Print the NUMA nodes: CPUs, total and free memory, the kernel's memory tier,\n"
+	      "distances, and the tier pghotd takes each node for (top: promoted to; lower:\n"
+	      "promoted from), then whether the kernel moves pages between tiers itself.\n"
+	      "Reads only.\n"
+	      "\n"
+	      "  -j, --json              one JSON object: {\"nodes\": [...], \"tier_source\", ...}\n"
+	      "  -c, --config FILE       take lower_tier_nodes, sysfs_root and procfs_root from\n"
+	      "                          pghotd's config file\n"
+	      "  -l, --lower-tier-nodes LIST  treat these nodes as the lower tier, e.g. 1 or\n"
+	      "                          1-3, as [engine] lower_tier_nodes and pghotd's option\n"
+	      "      --sysfs-root DIR    read the nodes below DIR instead of /sys (a fake tree)\n"
+	      "      --procfs-root DIR   read kernel.numa_balancing below DIR instead of /proc\n"
+	      "  -h, --help              print this help\n",
 	      f);
 }
 
@@ -38,10 +55,24 @@ static void human_bytes(uint64_t b, char *buf, size_t len)
 	snprintf(buf, len, "%.1f %s", v, u[i]);
 }
 
-static int print_json(const struct topology *t)
+static void json_knob(cJSON *o, const char *name, int v, bool is_bool)
+{
+	if (v < 0)
+		cJSON_AddNullToObject(o, name);
+	else if (is_bool)
+		cJSON_AddBoolToObject(o, name, v);
+	else
+		cJSON_AddNumberToObject(o, name, v);
+}
+
+static int print_json(const struct topology *t, const struct kmovers *k)
 {
 	cJSON *root = cJSON_CreateObject(), *nodes = cJSON_AddArrayToObject(root, "nodes");
+	cJSON *kern = cJSON_AddObjectToObject(root, "kernel");
 	char *s;
+
+	json_knob(kern, "numa_balancing", k->numa_balancing, false);
+	json_knob(kern, "demotion_enabled", k->demotion, true);
 
 	cJSON_AddStringToObject(root, "tier_source",
 				t->tier_source == TOPO_TIERS_KERNEL ? "kernel" :
@@ -71,10 +102,10 @@ static int print_json(const struct topology *t)
 			cJSON_AddNullToObject(o, "memory_tier");
 		dist = cJSON_AddObjectToObject(o, "distances");
 		for (size_t j = 0; j < t->nr_nodes && n->distance; j++) {
-			char k[16];
+			char key[16];
 
-			snprintf(k, sizeof(k), "%d", t->nodes[j].nid);
-			cJSON_AddNumberToObject(dist, k, n->distance[j]);
+			snprintf(key, sizeof(key), "%d", t->nodes[j].nid);
+			cJSON_AddNumberToObject(dist, key, n->distance[j]);
 		}
 		cJSON_AddItemToArray(nodes, o);
 	}
@@ -119,7 +150,14 @@ static void print_human(const struct topology *t)
 		printf("no lower-tier node: pghotd has nothing to promote from; if a CXL node is in the DRAM tier, set lower_tier_nodes\n");
 }
 
-int cmd_topology(int argc, char **argv)
+struct topo_opts {
+	const char *sysfs, *procfs, *lower;
+	bool json;
+	struct pghotd_config *cfg;	/* -c FILE, or the defaults */
+};
+
+/* Return: 0 to go on, 1 to exit 0 (help), 2 (a usage error, said). */
+static int parse_opts(int argc, char **argv, struct topo_opts *o)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -130,99 +168,121 @@ int cmd_topology(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct pghotd_config *cfg = calloc(1, sizeof(*cfg));
-	const char *sysfs = NULL, *lower = NULL;
-	struct topology t;
 	char err[1024];
-	bool json = false;
-	int c, ret = 1;
+	int c;
 
-	if (!cfg)
-		return 1;
-	cfg_init(cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "jc:l:h", opts, HINT)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		case 's':
-			sysfs = optarg;
+			o->sysfs = optarg;
 			break;
 		case 'p':
+			o->procfs = optarg;
 			break;
 		case 'l':
-			lower = optarg;
+			o->lower = optarg;
 			break;
 		case 'c':
-			if (cfg_load_file(cfg, optarg, err, sizeof(err))) {
-				fprintf(stderr, "pghot topology: %s\n", err);
-				goto out;
-			}
+			if (cfg_load_file(o->cfg, optarg, err, sizeof(err)))
+				return log_ret(2, LOG_ERR, "%s", err);
 			break;
 		case 'h':
 			usage(stdout);
-			ret = 0;
-			goto out;
+			return 1;
 		default:
-			usage(stderr);
-			ret = 2;
-			goto out;
+			return 2;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "pghot topology: unexpected argument '%s'\n",
-			argv[optind]);
-		usage(stderr);
-		ret = 2;
-		goto out;
-	}
-	if (lower && nodelist_parse(lower, &cfg->lower_tier_nodes)) {
-		fprintf(stderr, "pghot topology: --lower-tier-nodes: '%s' is not a node list\n",
-			lower);
-		ret = 2;
-		goto out;
-	}
-	if (topology_load(sysfs ? sysfs : cfg->sysfs_root,
-			  nodemask_weight(&cfg->lower_tier_nodes) ? &cfg->lower_tier_nodes : NULL,
-			  &t, err, sizeof(err))) {
-		fprintf(stderr, "pghot topology: %s\n", err);
-		goto out;
-	}
-	for (int nid = 0; nid < PGHOT_MAX_NODES; nid++) {
-		struct nodemask m = { 0 };
+	if (optind < argc)
+		return log_ret(2, LOG_ERR, "unexpected argument '%s' (%s)", argv[optind], HINT);
+	if (o->lower && nodelist_parse(o->lower, &o->cfg->lower_tier_nodes))
+		return log_ret(2, LOG_ERR,
+			       "--lower-tier-nodes: '%s' is not a node list: give nodes as 1, 1,2 or 1-3 (0 to %d)",
+			       o->lower, PGHOT_MAX_NODES - 1);
+	return 0;
+}
 
-		if (!nodemask_test(&cfg->lower_tier_nodes, nid) ||
-		    topology_node(&t, nid))
-			continue;
-		for (size_t i = 0; i < t.nr_nodes; i++)
-			nodemask_set(&m, (unsigned int)t.nodes[i].nid);
-		nodelist_format(&m, err, sizeof(err));
-		fprintf(stderr, "pghot topology: lower_tier_nodes: node %d does not exist (nodes %s): name the CPU-less (CXL) nodes\n",
-			nid, err);
-		topology_release(&t);
-		goto out;
-	}
-	if (nodemask_weight(&cfg->lower_tier_nodes)) {
-		bool top = false;
+/* lower_tier_nodes against the machine: a missing node is an error (1),
+ * a lower tier of every node a warning. */
+static int check_lower(const struct topology *t, const struct nodemask *lower)
+{
+	struct nodemask all = { 0 };
+	char list[1024];
+	bool top = false;
 
-		for (size_t i = 0; i < t.nr_nodes; i++)
-			if (t.nodes[i].has_memory && !t.nodes[i].lower)
-				top = true;
-		if (!top) {
-			nodelist_format(&cfg->lower_tier_nodes, err, sizeof(err));
-			fprintf(stderr, "pghot topology: warning: lower_tier_nodes %s leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start\n",
-				err);
-		}
+	for (size_t i = 0; i < t->nr_nodes; i++) {
+		nodemask_set(&all, (unsigned int)t->nodes[i].nid);
+		top |= t->nodes[i].has_memory && !t->nodes[i].lower;
 	}
-	if (json)
-		ret = print_json(&t);
-	else {
+	nodelist_format(&all, list, sizeof(list));
+	for (int nid = 0; nid < PGHOT_MAX_NODES; nid++)
+		if (nodemask_test(lower, nid) && !topology_node(t, nid))
+			return log_ret(1, LOG_ERR,
+				       "lower_tier_nodes: node %d does not exist (nodes %s): name the CPU-less (CXL) nodes",
+				       nid, list);
+	if (nodemask_weight(lower) && !top) {
+		nodelist_format(lower, list, sizeof(list));
+		log_warn("lower_tier_nodes %s leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start",
+			 list);
+	}
+	return 0;
+}
+
+/* Whether the kernel moves pages between tiers itself (read only). */
+static void print_kernel(const struct kmovers *k)
+{
+	char nb[16];
+
+	snprintf(nb, sizeof(nb), k->numa_balancing < 0 ? "absent" : "%d", k->numa_balancing);
+	printf("kernel tiering: kernel.numa_balancing %s, demotion_enabled %s\n", nb,
+	       k->demotion < 0 ? "absent" : k->demotion ? "true" : "false");
+	if (k->numa_balancing > 0)
+		printf("the kernel's NUMA balancing moves lower-tier pages too: set kernel.numa_balancing to 0 while pghotd promotes\n");
+}
+
+int cmd_topology(int argc, char **argv)
+{
+	struct topo_opts o = { .cfg = calloc(1, sizeof(struct pghotd_config)) };
+	const struct nodemask *lower;
+	struct kmovers k;
+	struct topology t;
+	char err[1024];
+	int ret;
+
+	if (!o.cfg)
+		return 1;
+	cfg_init(o.cfg);
+	ret = parse_opts(argc, argv, &o);
+	if (ret) {
+		free(o.cfg);
+		return ret == 1 ? 0 : 2;
+	}
+	lower = nodemask_weight(&o.cfg->lower_tier_nodes) ? &o.cfg->lower_tier_nodes : NULL;
+	if (!o.sysfs)
+		o.sysfs = o.cfg->sysfs_root;
+	if (!o.procfs)
+		o.procfs = o.cfg->procfs_root;
+	if (topology_load(o.sysfs, lower, &t, err, sizeof(err))) {
+		free(o.cfg);
+		return log_ret(1, LOG_ERR, "%s", err);
+	}
+	ret = check_lower(&t, &o.cfg->lower_tier_nodes);
+	if (!ret && kmovers_read(o.procfs, o.sysfs, &k)) {
+		log_warn("cannot read kernel.numa_balancing or demotion_enabled below %s, %s",
+			 o.procfs, o.sysfs);
+		k.numa_balancing = k.demotion = -1;
+	}
+	if (!ret && o.json) {
+		ret = print_json(&t, &k);
+	} else if (!ret) {
 		print_human(&t);
-		ret = 0;
+		print_kernel(&k);
 	}
 	topology_release(&t);
-out:
-	free(cfg);
+	free(o.cfg);
 	return ret;
 }

@@ -271,9 +271,15 @@ static void out(struct ctl_client *c, const char *fmt, ...)
 	c->out_len += (size_t)n;
 }
 
-static void stat_line(void *arg, const char *name, uint64_t v, bool gauge)
+/* "NAME VALUE" or "NAME{LABELS} VALUE", as in the Prometheus file */
+static void stat_line(void *arg, const struct stat_family *f,
+		      const char *labels, uint64_t v)
 {
-	out(arg, "%s %" PRIu64, name, v);
+	char val[32];
+
+	stats_format_value(val, sizeof(val), v, f->scale);
+	out(arg, "%s%s%s%s %s", f->name, labels[0] ? "{" : "", labels,
+	    labels[0] ? "}" : "", val);
 }
 
 static void do_get(struct daemon *d, struct ctl_client *c, const char *name)
@@ -371,7 +377,10 @@ static bool handle_line(struct daemon *d, int i, const char *line, size_t len)
 		out(c, "OK");
 		break;
 	case PROTO_MSG_STATS:
-		stats_foreach(d, stat_line, c);
+		if (stats_foreach(d, stat_line, c)) {
+			out(c, "ERR out of memory");
+			break;
+		}
 		for (size_t k = 0; k < pl_nr_targets(d->pl); k++) {
 			const struct pl_target *t = pl_target_at(d->pl, k);
 			char comm[ESC_SIZE(sizeof(t->proc.comm))];

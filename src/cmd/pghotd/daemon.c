@@ -52,6 +52,9 @@ int daemon_load_config(const char *path, const struct overrides *ov,
 	if (ov->socket)
 		err = err ?: cfg_set(c, "stats", "socket", ov->socket, 0, errbuf,
 				     errlen);
+	if (ov->lower_tier_nodes)
+		err = err ?: cfg_set(c, "engine", "lower_tier_nodes",
+				     ov->lower_tier_nodes, 0, errbuf, errlen);
 	if (ov->nr_pids) {
 		memcpy(c->pids, ov->pids, ov->nr_pids * sizeof(pid_t));
 		c->nr_pids = ov->nr_pids;

@@ -26,6 +26,7 @@
 #include "cmd/pghotd/coexist.h"
 #include "cmd/pghotd/ctlsrv.h"
 #include "cmd/pghotd/preflight.h"
+#include "cmd/pghotd/stats.h"
 #include "cmd/pghotd/target_watch.h"
 #include "cmd/pghotd/thp_rescan.h"
 #include "core/pipeline.h"
@@ -40,6 +41,7 @@
 /* Command-line values; they override the file. */
 struct overrides {
 	const char *sysfs_root, *procfs_root, *socket;
+	const char *lower_tier_nodes;	/* [engine] lower_tier_nodes */
 	pid_t pids[CFG_MAX_PIDS];
 	size_t nr_pids;
 	const char *migrator;		/* a backend name, migrator.h */
@@ -158,13 +160,5 @@ static inline bool cfg_uses_targets(const struct pghotd_config *c)
 {
 	return c->execution != PGHOTD_EXEC_DAMOS || c->damos.ops == DAMOS_CFG_VADDR;
 }
-
-/* stats.c: every counter as name/value; targets separately. */
-void stats_foreach(struct daemon *d,
-		   void (*fn)(void *arg, const char *name, uint64_t v,
-			      bool gauge),
-		   void *arg);
-int stats_write_prometheus(struct daemon *d);
-int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
 
 #endif

@@ -10,40 +10,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/common/cli.h"
 #include "cmd/common/config.h"
 #include "cmd/common/log.h"
 #include "cmd/common/proto.h"
 #include "cmd/pghotd/daemon.h"
+#include "pghot_paths.h"
+
+#define HINT "see 'pghotd --help'"
 
 static void usage(FILE *f)
 {
-	fputs("usage: pghotd [-c FILE] [--check-config FILE] [--sysfs-root DIR]\n"
-	      "              [--procfs-root DIR] [--pid N]... [--socket PATH]\n"
-	      "              [--migrator NAME] [--foreground] [--once-ms N] [-v]\n"
+	fputs("usage: pghotd [-c FILE] [OPTIONS]\n"
+	      "       pghotd --check-config FILE [OPTIONS]\n"
 	      "\n"
-	      "  -c, --config FILE      configuration (pghot.conf(5)); default: none\n"
-	      "      --check-config FILE  validate FILE and check it on this host (topology,\n"
-	      "                         targets, kernel tiering, paths), exit 0/1\n"
-	      "      --sysfs-root DIR   where sysfs is (tests: a fake tree)\n"
-	      "      --procfs-root DIR  where procfs is (tests: a fake tree)\n"
+	      "  -c, --config FILE      the configuration, pghot.conf(5) (make install puts a\n"
+	      "                         commented one at " PGHOT_SYSCONFDIR "/pghot/pghot.conf);\n"
+	      "                         default: none, every key at its default\n"
+	      "      --check-config FILE  check FILE with the options below, and on this host\n"
+	      "                         (topology, targets, kernel tiering, paths), one line\n"
+	      "                         per check; exit 0 if pghotd would start, else 1\n"
 	      "      --pid N            manage process N (repeatable; replaces [targets] pids)\n"
-	      "      --socket PATH      control socket (replaces [stats] socket)\n"
-	      "      --migrator NAME    how pages move: move_pages (default), dry-run (log\n"
-	      "                         moves, do none), fake:N (tests: no kernel calls,\n"
-	      "                         every page starts on node N)\n"
+	      "      --lower-tier-nodes LIST  treat these nodes as the lower tier, e.g. 1 or\n"
+	      "                         1-3 (replaces [engine] lower_tier_nodes; as for\n"
+	      "                         'pghot topology --lower-tier-nodes')\n"
+	      "      --socket PATH      control socket; \"\" for none (replaces [stats] socket)\n"
+	      "      --sysfs-root DIR   where sysfs is, e.g. a fake tree (replaces [system]\n"
+	      "                         sysfs_root)\n"
+	      "      --procfs-root DIR  where procfs is (replaces [system] procfs_root)\n"
+	      "      --migrator NAME    how pages move: move_pages (the default), dry-run\n"
+	      "                         (real lookups, moves only logged), fake:N (no kernel\n"
+	      "                         call: every page starts on node N, moves are logged)\n"
+	      "      --once-ms N        stop after N ms, N 1 or more (tests, experiments)\n"
 	      "      --foreground       accepted for compatibility: pghotd never forks\n"
-	      "      --once-ms N        stop after N ms, N >= 1 (tests, experiments)\n"
 	      "  -v, --verbose          log debug details too\n"
-	      "      --dump-config-man  print pghot.conf(5) generated from the config table\n"
+	      "      --dump-config-man  print pghot.conf(5), generated from the config table\n"
+	      "      --dump-counters-md print the table of every counter (docs/counters.md),\n"
+	      "                         generated from the counter table\n"
+	      "  -h, --help             print this help\n"
+	      "      --version          print the version\n"
 	      "\n"
 	      "Signals: SIGHUP reloads the configuration, SIGTERM/SIGINT stop.\n"
-	      "See pghotd(8), pghot.conf(5), pghot(1).\n",
+	      "Watch it with 'pghot stat --watch 1'; see pghotd(8), pghot.conf(5), pghot(1).\n",
 	      f);
 }
 
 enum {
 	OPT_CHECK = 256, OPT_SYSFS, OPT_PROCFS, OPT_PID, OPT_SOCKET, OPT_FG,
-	OPT_ONCE, OPT_MIGRATOR, OPT_MAN, OPT_VERSION,
+	OPT_ONCE, OPT_MIGRATOR, OPT_MAN, OPT_COUNTERS, OPT_VERSION, OPT_LOWER,
 };
 
 static const struct option opts[] = {
@@ -52,6 +66,7 @@ static const struct option opts[] = {
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
 	{ "procfs-root", required_argument, NULL, OPT_PROCFS },
 	{ "pid", required_argument, NULL, OPT_PID },
+	{ "lower-tier-nodes", required_argument, NULL, OPT_LOWER },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "foreground", no_argument, NULL, OPT_FG },
 	{ "once-ms", required_argument, NULL, OPT_ONCE },
@@ -59,24 +74,93 @@ static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "dump-config-man", no_argument, NULL, OPT_MAN },
+	{ "dump-counters-md", no_argument, NULL, OPT_COUNTERS },
 	{ "migrator", required_argument, NULL, OPT_MIGRATOR },
 	{ 0 }
 };
 
-static int parse_num(const char *opt, const char *s, long min, long max,
-		     long *ret)
+/* A number option in @min..@max; logs why not. */
+static int parse_num(const char *opt, const char *s, uint64_t min,
+		     uint64_t max, uint64_t *ret)
 {
-	char *end;
-	long v;
+	char err[256];
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < min || v > max) {
-		log_err("%s: '%s' is not a number in %ld..%ld", opt, s, min, max);
+	if (cli_u64(opt, s, min, max, ret, err, sizeof(err))) {
+		log_err("%s", err);
 		return -EINVAL;
 	}
-	*ret = v;
 	return 0;
+}
+
+/* One option of pghotd. Return: 0 to go on, 1 to exit 0 (help, version,
+ * dumps), -1 to exit 2 (bad option; said why). */
+static int take_option(struct daemon *d, int c, const char **check,
+		       int *verbose)
+{
+	struct nodemask m;
+	uint64_t v;
+
+	switch (c) {
+	case 'c':
+		d->config_path = optarg;
+		return 0;
+	case OPT_CHECK:
+		*check = optarg;
+		return 0;
+	case OPT_SYSFS:
+		d->ov.sysfs_root = optarg;
+		return 0;
+	case OPT_PROCFS:
+		d->ov.procfs_root = optarg;
+		return 0;
+	case OPT_SOCKET:
+		d->ov.socket = optarg;
+		return 0;
+	case OPT_LOWER:
+		if (nodelist_parse(optarg, &m))
+			return log_ret(-1, LOG_ERR,
+				       "--lower-tier-nodes: '%s' is not a node list: give nodes as 1, 1,2 or 1-3 (0 to %d)",
+				       optarg, PGHOT_MAX_NODES - 1);
+		d->ov.lower_tier_nodes = optarg;
+		return 0;
+	case OPT_PID:
+		if (parse_num("--pid", optarg, 1, 4194304, &v))
+			return -1;
+		if (d->ov.nr_pids == CFG_MAX_PIDS)
+			return log_ret(-1, LOG_ERR,
+				       "--pid: more than %d pids: name them with [targets] comm or cgroup",
+				       CFG_MAX_PIDS);
+		d->ov.pids[d->ov.nr_pids++] = (pid_t)v;
+		return 0;
+	case OPT_FG:
+		return 0;
+	case OPT_ONCE:
+		if (parse_num("--once-ms", optarg, 1, UINT64_MAX, &v))
+			return -1;
+		d->ov.once_ms = v;
+		return 0;
+	case OPT_MIGRATOR:
+		d->ov.migrator = optarg;	/* checked by migrator_open() */
+		return 0;
+	case 'v':
+		(*verbose)++;
+		return 0;
+	case 'h':
+		usage(stdout);
+		return 1;
+	case OPT_VERSION:
+		printf("pghotd %s (%s, protocol %d)\n", PGHOT_VERSION, PGHOT_DATE,
+		       PGHOT_PROTO_VERSION);
+		return 1;
+	case OPT_MAN:
+		cfg_write_man(stdout);
+		return 1;
+	case OPT_COUNTERS:
+		stats_write_doc(stdout);
+		return 1;
+	default:
+		return -1;	/* cli_getopt() said why */
+	}
 }
 
 int main(int argc, char **argv)
@@ -85,67 +169,16 @@ int main(int argc, char **argv)
 	const char *check = NULL;
 	char err[1024];
 	int verbose = 0, c, ret;
-	long v;
 
 	log_init("pghotd", LOG_NOTICE);
 	d.ov.migrator = "move_pages";
-	while ((c = getopt_long(argc, argv, "c:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			d.config_path = optarg;
-			break;
-		case OPT_CHECK:
-			check = optarg;
-			break;
-		case OPT_SYSFS:
-			d.ov.sysfs_root = optarg;
-			break;
-		case OPT_PROCFS:
-			d.ov.procfs_root = optarg;
-			break;
-		case OPT_SOCKET:
-			d.ov.socket = optarg;
-			break;
-		case OPT_PID:
-			if (parse_num("--pid", optarg, 1, 4194304, &v))
-				return 2;
-			if (d.ov.nr_pids == CFG_MAX_PIDS) {
-				log_err("--pid: more than %d pids", CFG_MAX_PIDS);
-				return 2;
-			}
-			d.ov.pids[d.ov.nr_pids++] = (pid_t)v;
-			break;
-		case OPT_FG:
-			break;
-		case OPT_ONCE:
-			if (parse_num("--once-ms", optarg, 1, 1L << 40, &v))
-				return 2;
-			d.ov.once_ms = (uint64_t)v;
-			break;
-		case OPT_MIGRATOR:
-			d.ov.migrator = optarg;	/* checked by migrator_open() */
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case OPT_VERSION:
-			printf("pghotd %s (protocol %d)\n", PGHOT_VERSION,
-			       PGHOT_PROTO_VERSION);
-			return 0;
-		case OPT_MAN:
-			cfg_write_man(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	while ((c = cli_getopt(argc, argv, "c:vh", opts, HINT)) != -1) {
+		ret = take_option(&d, c, &check, &verbose);
+		if (ret)
+			return ret > 0 ? 0 : 2;
 	}
 	if (optind < argc) {
-		log_err("unexpected argument '%s'", argv[optind]);
-		usage(stderr);
+		log_err("unexpected argument '%s' (%s)", argv[optind], HINT);
 		return 2;
 	}
 	log_set_level(verbose ? LOG_DEBUG : LOG_INFO);

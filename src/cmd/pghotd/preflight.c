@@ -9,6 +9,7 @@
 #include <syslog.h>
 
 #include "cmd/common/escape.h"
+#include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 #include "cmd/pghotd/preflight.h"
 #include "linux/kernel_movers.h"
@@ -309,20 +310,29 @@ static bool dir_exists(const char *path, char *dir, size_t len)
 }
 
 /* @what at @path needs its directory: append "WHAT PATH" (or "WHAT
- * directory DIR") to @ok, or say in @bad that it is missing. */
+ * directory DIR") to @ok, or say in @bad that it is missing. The run_dir
+ * @run_dir need not exist: pghotd creates it (one level) before it opens
+ * the sources and the control socket ("": it must exist). */
 static int need_dir(const char *what, const char *path, bool show_dir,
-		    char *ok, size_t oklen, char *bad, size_t badlen)
+		    const char *run_dir, char *ok, size_t oklen, char *bad,
+		    size_t badlen)
 {
-	char dir[CFG_PATH_LEN];
+	char dir[CFG_PATH_LEN], parent[CFG_PATH_LEN];
 	size_t l = strlen(ok);
+	bool made = false;
 
 	if (!dir_exists(path, dir, sizeof(dir))) {
-		snprintf(bad, badlen, "%s '%s': directory '%s' does not exist",
-			 what, path, dir);
-		return -ENOENT;
+		made = run_dir[0] && !strcmp(dir, run_dir) &&
+		       dir_exists(run_dir, parent, sizeof(parent));
+		if (!made) {
+			snprintf(bad, badlen, "%s '%s': directory '%s' does not exist",
+				 what, path, dir);
+			return -ENOENT;
+		}
 	}
-	snprintf(ok + l, oklen - l, "%s%s%s %s", l ? ", " : "", what,
-		 show_dir ? " directory" : "", show_dir ? dir : path);
+	snprintf(ok + l, oklen - l, "%s%s%s %s%s", l ? ", " : "", what,
+		 show_dir ? " directory" : "", show_dir ? dir : path,
+		 made ? " (run_dir: created at start)" : "");
 	return 0;
 }
 
@@ -332,7 +342,7 @@ static void check_paths(struct report *r, const struct pghotd_config *c)
 	int err = 0;
 
 	if (c->socket[0])
-		err = need_dir("control socket", c->socket, true, ok, sizeof(ok),
+		err = need_dir("control socket", c->socket, true, c->run_dir, ok, sizeof(ok),
 			       bad, sizeof(bad));
 	/* a source's paths (the feed's file, FIFO or socket) */
 	for (size_t s = 0; !err && s < src_registry_len; s++) {
@@ -350,12 +360,12 @@ static void check_paths(struct report *r, const struct pghotd_config *c)
 			snprintf(what, sizeof(what), "%s%s%s", desc->name,
 				 strcmp(key->name, "path") ? " " : "",
 				 strcmp(key->name, "path") ? key->name : "");
-			err = need_dir(what, path, false, ok, sizeof(ok), bad,
+			err = need_dir(what, path, false, c->run_dir, ok, sizeof(ok), bad,
 				       sizeof(bad));
 		}
 	}
 	if (!err && c->prometheus_file[0])
-		err = need_dir("prometheus_file", c->prometheus_file, true, ok,
+		err = need_dir("prometheus_file", c->prometheus_file, true, "", ok,
 			       sizeof(ok), bad, sizeof(bad));
 	line(r, "paths", err, err ? bad : ok[0] ? ok : "none");
 }
@@ -369,7 +379,7 @@ int check_config(const char *path, const struct overrides *ov)
 	if (!c)
 		return 1;
 	if (daemon_load_config(path, ov, c, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		log_err("%s", err);
 		free(c);
 		return 1;
 	}

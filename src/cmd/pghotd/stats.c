@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pghotd's counters: the engine's (kernel names: pgpromote_success, ...,
- * pghot_recorded_*), the daemon's (pgdemote_*, lookups, migrator calls),
- * per source and per target. One walker, stats_foreach(), feeds both the
- * control socket (`pghot stat`) and the Prometheus text file.
+ * pghotd's counters (stats.h): a snapshot of the engine's, the pipeline's,
+ * the migrator's, the sources' and the daemon's own counters, walked
+ * through one table of families that names each value, its type, labels,
+ * unit and meaning. The walk feeds the control socket's STATS reply and
+ * the Prometheus file; the table also prints docs/counters.md.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,142 +19,431 @@
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 
-typedef void (*stat_fn)(void *arg, const char *name, uint64_t v, bool gauge);
+/* Everything the table reads, taken at once. */
+struct snap {
+	uint64_t engine[PGHOT_COUNTER_MAX];
+	struct pl_stats pl;
+	struct migrator_stats mig;
+	struct src_stats src[SRC_MAX];
+	bool src_shown[SRC_MAX];
+	size_t nr_lower, nr_top;
+	struct snap_lower {
+		int nid;
+		uint64_t wakes, ready;
+	} lower[PGHOT_MAX_NODES];		/* lower-tier nodes: workers */
+	struct snap_top {
+		int nid;
+		uint64_t success, cand, nrl;
+	} top[PGHOT_MAX_NODES];		/* top-tier nodes with memory */
+	uint64_t thp_reads, thp_bytes, thp_mappings;
+	uint64_t targets, targets_added, targets_exited, target_scans;
+	uint64_t engine_bytes, tracked_pages;
+	uint64_t ctl_refused, ctl_idle, reloads, reload_failures;
+	uint64_t uptime_ms, cpu_us;
+};
 
-static void engine_counters(struct daemon *d, stat_fn fn, void *arg)
+/* What a family's label ranges over. */
+enum stat_label {
+	LBL_NONE = 0,
+	LBL_LOWER,	/* node="N": each lower-tier node (its worker) */
+	LBL_TOP,	/* node="N": each top-tier node with memory */
+	LBL_SOURCE,	/* source="NAME": each source enabled or running */
+	LBL_REASON,	/* reason="busy": each failed move status */
+};
+
+struct stat_entry {
+	struct stat_family f;
+	enum stat_label label;
+	size_t off;	/* of the (first) value in struct snap */
+	size_t stride;	/* from one label value's to the next's */
+};
+
+#define NR_REASONS (PGHOT_MOVE_STATUS_MAX - PGHOT_MOVE_BUSY)
+_Static_assert(PGHOT_PROMOTE_FAIL_OTHER - PGHOT_PROMOTE_FAIL_BUSY ==
+		       PGHOT_MOVE_OTHER - PGHOT_MOVE_BUSY,
+	       "the engine's promotion failures follow enum pghot_move_status");
+
+#define S(f) offsetof(struct snap, f)
+#define ENG(c) (S(engine) + (c) * sizeof(uint64_t))
+#define C(name, unit, help, off) { { name, false, "", unit, help, 0 }, LBL_NONE, off, 0 }
+#define G(name, unit, help, off) { { name, true, "", unit, help, 0 }, LBL_NONE, off, 0 }
+/* a labelled counter; the last arguments: offset, stride */
+#define CL(name, lbl, lname, unit, help, ...) \
+	{ { name, false, lname, unit, help, 0 }, lbl, __VA_ARGS__ }
+#define TOP(field) S(top[0].field), sizeof(struct snap_top)
+#define LOWER(field) S(lower[0].field), sizeof(struct snap_lower)
+#define SRC(field) S(src[0].field), sizeof(struct src_stats)
+
+static const struct stat_entry table[] = {
+	/* the engine (src/lib), the pghot series' and the kernel's names */
+	C("pghot_recorded_hintfaults_total", "reports", "Reports of the hint-fault source, before any filter.",
+	  ENG(PGHOT_RECORDED_HINTFAULTS)),
+	C("pghot_recorded_hwhints_total", "reports", "Reports of the hwhint source, before any filter.",
+	  ENG(PGHOT_RECORDED_HWHINTS)),
+	C("pghot_recorded_scans_total", "reports", "Pages of DAMON reports handed to the engine, before any filter.",
+	  ENG(PGHOT_RECORDED_SCANS)),
+	C("pghot_recorded_feeds_total", "reports", "Samples of the feed source, before any filter.",
+	  ENG(PGHOT_RECORDED_FEEDS)),
+	C("pghot_recorded_accesses_total", "reports",
+	  "Reports that passed every filter and updated a page's record.", ENG(PGHOT_RECORDED_ACCESSES)),
+	C("pghot_skipped_toptier_total", "reports", "Reports dropped: the page is on a top-tier node.",
+	  ENG(PGHOT_SKIPPED_TOPTIER)),
+	C("pghot_skipped_local_total", "reports", "Reports dropped: the page is on the accessing node.",
+	  ENG(PGHOT_SKIPPED_LOCAL)),
+	C("pghot_skipped_disabled_total", "reports", "Reports dropped: their source is not enabled.",
+	  ENG(PGHOT_SKIPPED_DISABLED)),
+	C("pghot_ready_total", "pages", "Records that became ready for promotion (transitions, not reports).",
+	  ENG(PGHOT_READY)),
+	CL("pghot_pgpromote_candidate_nrl_total", LBL_TOP, "node", "pages",
+	   "Pages promoted to this node without the rate limit: it had plenty of free memory (the kernel's pgpromote_candidate_nrl).",
+	   TOP(nrl)),
+	CL("pghot_pgpromote_candidate_total", LBL_TOP, "node", "pages",
+	   "Pages that passed the hot threshold and were charged to this node's rate limit (pgpromote_candidate).",
+	   TOP(cand)),
+	CL("pghot_pgpromote_success_total", LBL_TOP, "node", "pages",
+	   "Pages moved up to this node (pgpromote_success; move_pages(2) counts them in the kernel's pgmigrate_success).",
+	   TOP(success)),
+	C("pghot_promote_skip_cold_total", "pages",
+	  "Ready pages dropped: their last access was older than the hot threshold.", ENG(PGHOT_PROMOTE_SKIP_COLD)),
+	C("pghot_promote_ratelimited_total", "pages",
+	  "Ready pages left for a later wake: the rate limit was used up (once per page and pass).",
+	  ENG(PGHOT_PROMOTE_RATELIMITED)),
+	C("pghot_promote_skip_same_node_total", "pages", "Ready pages already on their target node.",
+	  ENG(PGHOT_PROMOTE_SKIP_SAME_NODE)),
+	CL("pghot_promote_fail_total", LBL_REASON, "reason", "pages",
+	   "Promotions that failed, by move_pages(2) status: busy (-EBUSY), nomem, gone (unmapped, exited), perm, other.",
+	   ENG(PGHOT_PROMOTE_FAIL_BUSY), sizeof(uint64_t)),
+	C("pghot_promote_batches_total", "batches", "Promotion batches handed to the migrator.",
+	  ENG(PGHOT_PROMOTE_BATCHES)),
+	C("pghot_threshold_adjustments_total", "adjustments",
+	  "60 s periods at whose end the hot threshold changed (while short of free memory).",
+	  ENG(PGHOT_THRESHOLD_ADJUSTMENTS)),
+	/* demotion (src/core) */
+	C("pghot_pgdemote_success_total", "pages",
+	  "Pages pghotd demoted to a lower-tier node (the kernel's pgdemote_* count its own reclaim demotions).",
+	  S(pl.pgdemote_success)),
+	CL("pghot_demote_fail_total", LBL_REASON, "reason", "pages",
+	   "Demotions that failed, by move_pages(2) status.", S(pl.pgdemote_fail[PGHOT_MOVE_BUSY]),
+	   sizeof(uint64_t)),
+	C("pghot_demote_candidates_total", "pages",
+	  "Cold pages collected as demotion candidates (verified on a top-tier node).", S(pl.pgdemote_candidates)),
+	/* the sources */
+	CL("pghot_source_reports_total", LBL_SOURCE, "source", "reports",
+	   "Ranges (DAMON regions) or samples the source handed to the pipeline.", SRC(reports)),
+	CL("pghot_source_range_bytes_total", LBL_SOURCE, "source", "bytes",
+	   "Sizes of the ranges reported, summed over reports: a DAMON region counts again at every aggregation, so this grows by about the monitored size per aggregation interval; 0 for sources of samples.",
+	   SRC(bytes_reported)),
+	CL("pghot_source_malformed_total", LBL_SOURCE, "source", "lines",
+	   "Input that did not parse (feed lines).", SRC(malformed)),
+	CL("pghot_source_errors_total", LBL_SOURCE, "source", "errors",
+	   "Failed reads of the source's kernel interface, undecodable records.", SRC(errors)),
+	CL("pghot_source_dropped_total", LBL_SOURCE, "source", "samples",
+	   "Samples lost before the pipeline (a ring or queue was full).", SRC(dropped)),
+	/* the pipeline (src/core) */
+	C("pghot_reports_untargeted_total", "reports", "Reports of processes that are not targets, dropped.",
+	  S(pl.reports_untargeted)),
+	C("pghot_reports_bad_nid_total", "reports", "Reports naming an accessing node this machine does not have.",
+	  S(pl.reports_bad_nid)),
+	C("pghot_pages_reported_total", "pages", "Pages of hot reports looked at (sampled from ranges, or samples).",
+	  S(pl.pages_reported)),
+	C("pghot_pages_reported_lower_total", "pages", "Of those, pages found on a lower-tier node.",
+	  S(pl.pages_lower)),
+	C("pghot_pages_skipped_budget_total", "pages",
+	  "Pages of ranges not looked at: a poll's page budget (16384) was used up.", S(pl.pages_skipped_budget)),
+	C("pghot_pages_known_top_total", "pages",
+	  "Pages of hot reports not looked up: found on a top-tier node within known_top_ttl_ms (30 s).",
+	  S(pl.pages_known_top)),
+	C("pghot_pages_eager_total", "pages",
+	  "Pages recorded ready at once (eager promotion: the target node had room and the range's evidence sufficed).",
+	  S(pl.pages_eager)),
+	C("pghot_pages_pinned_total", "pages", "Pages neither recorded nor promoted: their mapping's memory policy or the process's cpuset keeps them on the lower tier.",
+	  S(pl.pages_pinned)),
+	C("pghot_thp_heads_total", "pages", "Reports recorded as the head of their 2 MiB folio.",
+	  S(pl.thp_heads)),
+	C("pghot_thp_smaps_reads_total", "reads", "Reads of a target's /proc/PID/smaps for its THP mappings.",
+	  S(thp_reads)),
+	C("pghot_thp_smaps_read_bytes_total", "bytes", "Bytes of smaps read.", S(thp_bytes)),
+	G("pghot_thp_mappings", "mappings", "THP-backed mappings of the targets known now.", S(thp_mappings)),
+	C("pghot_pages_looked_up_total", "pages", "Pages whose node was looked up with move_pages(2).",
+	  S(pl.pages_looked_up)),
+	C("pghot_pages_not_present_total", "pages", "Looked-up pages not present (never touched, unmapped, zero page).",
+	  S(pl.pages_not_present)),
+	C("pghot_lookup_failures_total", "calls", "Lookup calls that failed as a whole.", S(pl.lookup_failures)),
+	C("pghot_record_errors_total", "pages", "Pages the engine refused to record (pghot_record_access() failed, e.g. out of memory).",
+	  S(pl.record_errors)),
+	C("pghot_leaves_reaped_total", "leaves", "Record leaves (512 pages each) freed: no ready page, no access for 2 x promote_window_ms.",
+	  S(pl.leaves_reaped)),
+	/* the migrator (src/linux/migrator.c) */
+	C("pghot_migrate_syscalls_total", "calls", "move_pages(2) calls that move pages.", S(mig.syscalls)),
+	C("pghot_query_syscalls_total", "calls", "move_pages(2) calls that look pages up.", S(mig.query_syscalls)),
+	C("pghot_moves_refused_pid_reused_total", "moves",
+	  "Moves refused: the pid names another process now (its start time changed).", S(mig.identity_mismatch)),
+	/* targets and workers */
+	G("pghot_targets", "processes", "Target processes managed now.", S(targets)),
+	C("pghot_targets_added_total", "processes", "Target processes found.", S(targets_added)),
+	C("pghot_targets_exited_total", "processes", "Target processes that exited or stopped matching.",
+	  S(targets_exited)),
+	C("pghot_target_scans_total", "scans", "Rescans of the target processes.", S(target_scans)),
+	{ { "pghot_ready_pages", true, "node", "pages",
+	    "Ready pages queued on this lower-tier node for its promotion worker.", 0 }, LBL_LOWER,
+	  LOWER(ready) },
+	CL("pghot_worker_wakes_total", LBL_LOWER, "node", "wakes",
+	   "Wakes of this lower-tier node's promotion worker (every sleep_ms).", LOWER(wakes)),
+	/* the daemon */
+	G("pghot_engine_memory_bytes", "bytes", "Memory of the engine's records and queues.", S(engine_bytes)),
+	G("pghot_engine_tracked_pages", "pages", "Pages with a record.", S(tracked_pages)),
+	C("pghot_ctl_refused_busy_total", "clients", "Control clients refused: all 16 connections were in use.",
+	  S(ctl_refused)),
+	C("pghot_ctl_closed_idle_total", "clients", "Control clients closed for idling, or to make room.",
+	  S(ctl_idle)),
+	C("pghot_reloads_total", "reloads", "Reloads of the configuration (SIGHUP, pghot ctl reload).",
+	  S(reloads)),
+	C("pghot_reload_failures_total", "reloads", "Reloads refused: the old configuration was kept.",
+	  S(reload_failures)),
+	{ { "pghot_uptime_seconds", true, "", "seconds", "Time since pghotd started.", 3 }, LBL_NONE,
+	  S(uptime_ms), 0 },
+	{ { "pghot_cpu_seconds_total", false, "", "seconds",
+	    "CPU time of pghotd, user and system, all threads (not its kdamonds').", 6 }, LBL_NONE,
+	  S(cpu_us), 0 },
+};
+#define NR_ENTRIES (sizeof(table) / sizeof(table[0]))
+
+/* The Prometheus file's per-target families (struct pl_target fields). */
+static const struct {
+	struct stat_family f;
+	size_t off;
+} target_families[] = {
+	{ { "pghot_target_pages_recorded_total", false, "pid, comm", "pages",
+	    "Pages of this target recorded by the engine.", 0 }, offsetof(struct pl_target, pages_recorded) },
+	{ { "pghot_target_pages_promoted_total", false, "pid, comm", "pages",
+	    "Pages of this target promoted.", 0 }, offsetof(struct pl_target, pages_promoted) },
+	{ { "pghot_target_pages_demoted_total", false, "pid, comm", "pages",
+	    "Pages of this target demoted.", 0 }, offsetof(struct pl_target, pages_demoted) },
+};
+
+const struct stat_family *stats_families(size_t *ret_n)
 {
-	uint64_t c[PGHOT_COUNTER_MAX];
+	static struct stat_family f[NR_ENTRIES];
 
-	pghot_counters(pl_engine(d->pl), c);
-	for (int i = 0; i < PGHOT_COUNTER_MAX; i++) {
-		const char *n = pghot_counter_name((enum pghot_counter)i);
-
-		if (n)
-			fn(arg, n, c[i], false);
-	}
+	for (size_t i = 0; i < NR_ENTRIES; i++)
+		f[i] = table[i].f;
+	*ret_n = NR_ENTRIES;
+	return f;
 }
 
-static void source_counters(struct daemon *d, stat_fn fn, void *arg)
+static void snap_nodes(struct daemon *d, struct snap *s)
 {
-	char name[128];
-
-	for (size_t s = 0; s < src_registry_len; s++) {
-		struct src_stats ss = { 0 };
-
-		if (d->src[s].desc)
-			d->src[s].desc->ops->stats(d->src[s].priv, &ss);
-		else if (!(d->cfg.sources & (1u << s)) || daemon_is_damos(d))
-			continue;	/* not enabled, or idle: execution = damos */
-#define SRC(field, label)                                                     \
-	snprintf(name, sizeof(name), "source_%s_%s", src_registry[s]->name, label); \
-	fn(arg, name, ss.field, false)
-		SRC(reports, "reports");
-		SRC(bytes_reported, "bytes");
-		SRC(malformed, "malformed");
-		SRC(errors, "errors");
-		SRC(dropped, "dropped");
-#undef SRC
-		if (d->src[s].desc && d->src[s].desc->ops->counters)
-			d->src[s].desc->ops->counters(d->src[s].priv, fn, arg);
-	}
-}
-
-static void pipeline_counters(struct daemon *d, stat_fn fn, void *arg)
-{
-	struct migrator_stats ms;
-	struct pl_stats st;
-	char name[128];
-
-	pl_stats(d->pl, &st);
-	migrator_stats(d->mig, &ms);
-	fn(arg, "pgdemote_success", st.pgdemote_success, false);
-	for (int s = PGHOT_MOVE_BUSY; s < PGHOT_MOVE_STATUS_MAX; s++) {
-		snprintf(name, sizeof(name), "pgdemote_fail_%s",
-			 move_status_name((enum pghot_move_status)s));
-		fn(arg, name, st.pgdemote_fail[s], false);
-	}
-	fn(arg, "pgdemote_candidates", st.pgdemote_candidates, false);
-	source_counters(d, fn, arg);
-	fn(arg, "reports_untargeted", st.reports_untargeted, false);
-	fn(arg, "reports_bad_nid", st.reports_bad_nid, false);
-	fn(arg, "pages_reported", st.pages_reported, false);
-	fn(arg, "pages_reported_lower", st.pages_lower, false);
-	fn(arg, "pages_skipped_budget", st.pages_skipped_budget, false);
-	fn(arg, "pages_pinned", st.pages_pinned, false);
-	fn(arg, "thp_heads", st.thp_heads, false);
-	fn(arg, "thp_smaps_reads", d->thp_rescan.smaps_reads, false);
-	fn(arg, "thp_smaps_bytes", d->thp_rescan.smaps_bytes, false);
-	fn(arg, "thp_mappings", thp_rescan_nr_mappings(d), true);
-	fn(arg, "pages_looked_up", st.pages_looked_up, false);
-	fn(arg, "pages_not_present", st.pages_not_present, false);
-	fn(arg, "lookup_failures", st.lookup_failures, false);
-	fn(arg, "record_errors", st.record_errors, false);
-	fn(arg, "leaves_reaped", st.leaves_reaped, false);
-	fn(arg, "migrate_syscalls", ms.syscalls, false);
-	fn(arg, "query_syscalls", ms.query_syscalls, false);
-	fn(arg, "moves_refused_pid_reused", ms.identity_mismatch, false);
-}
-
-static void node_counters(struct daemon *d, stat_fn fn, void *arg)
-{
-	static const enum pghot_counter pc[] = {
-		PGPROMOTE_SUCCESS, PGPROMOTE_CANDIDATE, PGPROMOTE_CANDIDATE_NRL,
-	};
 	struct pghot_engine *e = pl_engine(d->pl);
 	struct pl_worker_info w;
-	char name[128];
 
-	for (size_t i = 0; !pl_worker(d->pl, i, &w); i++) {
-		snprintf(name, sizeof(name), "node%d_nr_ready", w.nid);
-		fn(arg, name, w.nr_ready, true);
-		snprintf(name, sizeof(name), "node%d_worker_wakes", w.nid);
-		fn(arg, name, w.wakes, false);
-	}
+	for (size_t i = 0; s->nr_lower < PGHOT_MAX_NODES && !pl_worker(d->pl, i, &w); i++)
+		s->lower[s->nr_lower++] = (struct snap_lower){ w.nid, w.wakes, w.nr_ready };
 	/* per target node, as the kernel's nodeN/vmstat */
-	for (size_t i = 0; i < d->topo.nr_nodes; i++) {
+	for (size_t i = 0; i < d->topo.nr_nodes && s->nr_top < PGHOT_MAX_NODES; i++) {
 		const struct topo_node *n = &d->topo.nodes[i];
 
 		if (n->lower || !n->has_memory)
 			continue;
-		for (size_t k = 0; k < sizeof(pc) / sizeof(pc[0]); k++) {
-			snprintf(name, sizeof(name), "node%d_%s", n->nid,
-				 pghot_counter_name(pc[k]));
-			fn(arg, name, pghot_node_counter(e, n->nid, pc[k]), false);
-		}
+		s->top[s->nr_top++] = (struct snap_top){
+			n->nid, pghot_node_counter(e, n->nid, PGPROMOTE_SUCCESS),
+			pghot_node_counter(e, n->nid, PGPROMOTE_CANDIDATE),
+			pghot_node_counter(e, n->nid, PGPROMOTE_CANDIDATE_NRL),
+		};
 	}
 }
 
-void stats_foreach(struct daemon *d, stat_fn fn, void *arg)
+static void snap_take(struct daemon *d, struct snap *s)
 {
 	struct pghot_mem_stats ms;
+	struct rusage ru;
 
-	engine_counters(d, fn, arg);
-	pipeline_counters(d, fn, arg);
-	fn(arg, "targets", pl_nr_targets(d->pl), true);
-	fn(arg, "targets_added", d->st.targets_added, false);
-	fn(arg, "targets_exited", d->st.targets_exited, false);
-	fn(arg, "target_scans", d->st.target_scans, false);
-	node_counters(d, fn, arg);
+	pghot_counters(pl_engine(d->pl), s->engine);
+	pl_stats(d->pl, &s->pl);
+	migrator_stats(d->mig, &s->mig);
+	for (size_t i = 0; i < src_registry_len && i < SRC_MAX; i++) {
+		/* enabled sources idle with execution = damos: not shown */
+		s->src_shown[i] = d->src[i].desc ||
+				  ((d->cfg.sources & (1u << i)) && !daemon_is_damos(d));
+		if (d->src[i].desc)
+			d->src[i].desc->ops->stats(d->src[i].priv, &s->src[i]);
+	}
+	snap_nodes(d, s);
+	s->thp_reads = d->thp_rescan.smaps_reads;
+	s->thp_bytes = d->thp_rescan.smaps_bytes;
+	s->thp_mappings = thp_rescan_nr_mappings(d);
+	s->targets = pl_nr_targets(d->pl);
+	s->targets_added = d->st.targets_added;
+	s->targets_exited = d->st.targets_exited;
+	s->target_scans = d->st.target_scans;
 	pghot_mem_stats(pl_engine(d->pl), &ms);
-	fn(arg, "engine_bytes", ms.bytes_total, true);
-	fn(arg, "engine_tracked_pages", ms.nr_tracked_pages, true);
-	if (d->damos)
-		damos_mode_counters(d->damos, fn, arg);
-	fn(arg, "ctl_refused_busy", d->ctl_st.refused, false);
-	fn(arg, "ctl_closed_idle", d->ctl_st.evicted + d->ctl_st.timed_out, false);
-	fn(arg, "reloads", d->st.reloads, false);
-	fn(arg, "reload_failures", d->st.reload_failures, false);
-	fn(arg, "uptime_ms", d->now - d->start_ms, true);
+	s->engine_bytes = ms.bytes_total;
+	s->tracked_pages = ms.nr_tracked_pages;
+	s->ctl_refused = d->ctl_st.refused;
+	s->ctl_idle = d->ctl_st.evicted + d->ctl_st.timed_out;
+	s->reloads = d->st.reloads;
+	s->reload_failures = d->st.reload_failures;
+	s->uptime_ms = d->now - d->start_ms;
+	if (!getrusage(RUSAGE_SELF, &ru))
+		s->cpu_us = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+			    (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
-static void prom_one(void *arg, const char *name, uint64_t v, bool gauge)
+static uint64_t snap_value(const struct snap *s, const struct stat_entry *e,
+			   size_t i)
 {
-	FILE *f = arg;
-	const char *pre = strncmp(name, "pghot_", 6) ? "pghot_" : "";
+	uint64_t v;
 
-	fprintf(f, "# HELP %s%s pghotd counter %s.\n", pre, name, name);
-	fprintf(f, "# TYPE %s%s %s\n", pre, name, gauge ? "gauge" : "counter");
-	fprintf(f, "%s%s %" PRIu64 "\n", pre, name, v);
+	memcpy(&v, (const char *)s + e->off + i * e->stride, sizeof(v));
+	return v;
+}
+
+/* How many values the label of @e has now; the text of value @i. */
+static size_t label_count(const struct snap *s, enum stat_label l)
+{
+	switch (l) {
+	case LBL_LOWER:
+		return s->nr_lower;
+	case LBL_TOP:
+		return s->nr_top;
+	case LBL_SOURCE:
+		return src_registry_len < SRC_MAX ? src_registry_len : SRC_MAX;
+	case LBL_REASON:
+		return NR_REASONS;
+	default:
+		return 1;
+	}
+}
+
+/* The label text of value @i of @l, or "" to leave the value out. */
+static void label_text(const struct snap *s, enum stat_label l, size_t i,
+		       char *buf, size_t len)
+{
+	switch (l) {
+	case LBL_LOWER:
+		snprintf(buf, len, "node=\"%d\"", s->lower[i].nid);
+		break;
+	case LBL_TOP:
+		snprintf(buf, len, "node=\"%d\"", s->top[i].nid);
+		break;
+	case LBL_SOURCE:
+		snprintf(buf, len, s->src_shown[i] ? "source=\"%s\"" : "",
+			 src_registry[i]->name);
+		break;
+	case LBL_REASON:
+		snprintf(buf, len, "reason=\"%s\"",
+			 move_status_name((enum pghot_move_status)(PGHOT_MOVE_BUSY + i)));
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+const char *stats_family_name(char *buf, size_t len, const char *name,
+			      bool gauge)
+{
+	snprintf(buf, len, "%s%s%s", strncmp(name, "pghot_", 6) ? "pghot_" : "",
+		 name, gauge ? "" : "_total");
+	return buf;
+}
+
+/* A source's own counters: each one family of one series. */
+struct named_ctx {
+	stat_series_fn fn;
+	void *arg;
+	const struct src_counter *desc;	/* the counters' rows */
+	size_t nr_desc;
+};
+
+static void named_counter(void *arg, const char *name, uint64_t v, bool gauge)
+{
+	struct named_ctx *x = arg;
+	char fname[128];
+	struct stat_family f = { fname, gauge, "", "", "", 0 };
+
+	for (size_t i = 0; i < x->nr_desc; i++)
+		if (!strcmp(x->desc[i].name, name)) {
+			f.unit = x->desc[i].unit;
+			f.help = x->desc[i].help;
+		}
+	stats_family_name(fname, sizeof(fname), name, gauge);
+	x->fn(x->arg, &f, "", v);
+}
+
+int stats_foreach(struct daemon *d, stat_series_fn fn, void *arg)
+{
+	struct snap *s = calloc(1, sizeof(*s));
+	char lbl[64];
+
+	if (!s)
+		return -ENOMEM;
+	snap_take(d, s);
+	for (size_t k = 0; k < NR_ENTRIES; k++) {
+		const struct stat_entry *e = &table[k];
+
+		for (size_t i = 0; i < label_count(s, e->label); i++) {
+			label_text(s, e->label, i, lbl, sizeof(lbl));
+			if (e->label == LBL_NONE || lbl[0])
+				fn(arg, &e->f, lbl, snap_value(s, e, i));
+		}
+	}
+	free(s);
+	for (size_t i = 0; i < src_registry_len; i++) {
+		const struct src_desc *sd = d->src[i].desc;
+		struct named_ctx x = { fn, arg, sd ? sd->counters : NULL, sd ? sd->nr_counters : 0 };
+
+		if (sd && sd->ops->counters)
+			sd->ops->counters(d->src[i].priv, named_counter, &x);
+	}
+	if (d->damos) {
+		struct named_ctx x = { fn, arg, damos_mode_counter_desc, damos_mode_nr_counters };
+
+		damos_mode_counters(d->damos, named_counter, &x);
+	}
+	return 0;
+}
+
+void stats_format_value(char *buf, size_t len, uint64_t v, unsigned int scale)
+{
+	uint64_t div = 1;
+
+	for (unsigned int i = 0; i < scale; i++)
+		div *= 10;
+	if (scale)
+		snprintf(buf, len, "%" PRIu64 ".%0*" PRIu64, v / div, (int)scale,
+			 v % div);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+/* ---- the Prometheus file ------------------------------------------------ */
+
+struct prom_ctx {
+	FILE *f;
+	const char *last;	/* family of the last series */
+	char last_buf[128];
+};
+
+static void prom_family(struct prom_ctx *x, const struct stat_family *f)
+{
+	if (x->last && !strcmp(x->last, f->name))
+		return;
+	fprintf(x->f, "# HELP %s %s\n# TYPE %s %s\n", f->name,
+		f->help[0] ? f->help : "pghotd counter.", f->name,
+		f->gauge ? "gauge" : "counter");
+	snprintf(x->last_buf, sizeof(x->last_buf), "%s", f->name);
+	x->last = x->last_buf;
+}
+
+static void prom_series(void *arg, const struct stat_family *f,
+			const char *labels, uint64_t v)
+{
+	struct prom_ctx *x = arg;
+	char val[32];
+
+	prom_family(x, f);
+	stats_format_value(val, sizeof(val), v, f->scale);
+	fprintf(x->f, "%s%s%s%s %s\n", f->name, labels[0] ? "{" : "", labels,
+		labels[0] ? "}" : "", val);
 }
 
 /* A label value: esc_str() makes it ASCII (so valid UTF-8, without '\n'),
@@ -169,14 +460,30 @@ static void prom_label(FILE *f, const char *s)
 	}
 }
 
-/* Whether @path can be written as stats_write_prometheus() writes it. */
+static void prom_targets(struct daemon *d, struct prom_ctx *x)
+{
+	for (size_t k = 0; k < sizeof(target_families) / sizeof(target_families[0]); k++) {
+		x->last = NULL;
+		prom_family(x, &target_families[k].f);
+		for (size_t i = 0; i < pl_nr_targets(d->pl); i++) {
+			const struct pl_target *t = pl_target_at(d->pl, i);
+			uint64_t v;
+
+			memcpy(&v, (const char *)t + target_families[k].off, sizeof(v));
+			fprintf(x->f, "%s{pid=\"%d\",comm=\"", target_families[k].f.name,
+				(int)t->proc.pid);
+			prom_label(x->f, t->proc.comm);
+			fprintf(x->f, "\"} %" PRIu64 "\n", v);
+		}
+	}
+}
+
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen)
 {
 	char tmp[CFG_PATH_LEN + 16];
 	struct stat st;
 	FILE *f;
 	int err;
-
 
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		snprintf(errbuf, errlen,
@@ -210,59 +517,88 @@ int stats_check_prometheus(const char *path, char *errbuf, size_t errlen)
 	return 0;
 }
 
-int stats_write_prometheus(struct daemon *d)
+/* Say once that writing fails, and once that it works again. */
+static int prom_result(struct daemon *d, const char *path, int err)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} tm[] = {
-		{ "pghot_target_pages_recorded", offsetof(struct pl_target, pages_recorded) },
-		{ "pghot_target_pages_promoted", offsetof(struct pl_target, pages_promoted) },
-		{ "pghot_target_pages_demoted", offsetof(struct pl_target, pages_demoted) },
-	};
-	char tmp[CFG_PATH_LEN + 16];
-	const char *path = d->cfg.prometheus_file;
-	FILE *f;
-	int err = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f) {
-		err = -errno;
-		if (!d->prom_failing)
-			log_warn("cannot write '%s': %s, ignoring until it works again",
-				 tmp, strerror(-err));
-		d->prom_failing = true;
-		return err;
-	}
-	stats_foreach(d, prom_one, f);
-	for (size_t k = 0; k < sizeof(tm) / sizeof(tm[0]); k++) {
-		fprintf(f, "# HELP %s Pages of one target process.\n# TYPE %s counter\n",
-			tm[k].name, tm[k].name);
-		for (size_t i = 0; i < pl_nr_targets(d->pl); i++) {
-			const struct pl_target *t = pl_target_at(d->pl, i);
-
-			fprintf(f, "%s{pid=\"%d\",comm=\"", tm[k].name, (int)t->proc.pid);
-			prom_label(f, t->proc.comm);
-			fprintf(f, "\"} %" PRIu64 "\n",
-				*(const uint64_t *)((const char *)t + tm[k].off));
-		}
-	}
-	if (fflush(f) || ferror(f))
-		err = -EIO;
-	if (fclose(f))
-		err = err ?: -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
 	if (err) {
-		unlink(tmp);
 		if (!d->prom_failing)
 			log_warn("cannot write '%s': %s, ignoring until it works again",
 				 path, strerror(-err));
 		d->prom_failing = true;
 	} else if (d->prom_failing) {
-		log_info("writing '%s' again", path);
+		log_info("writing '%s' again", d->cfg.prometheus_file);
 		d->prom_failing = false;
 	}
 	return err;
+}
+
+int stats_write_prometheus(struct daemon *d)
+{
+	char tmp[CFG_PATH_LEN + 16];
+	const char *path = d->cfg.prometheus_file;
+	struct prom_ctx x = { 0 };
+	int err;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	x.f = fopen(tmp, "we");
+	if (!x.f)
+		return prom_result(d, tmp, -errno);
+	err = stats_foreach(d, prom_series, &x);
+	prom_targets(d, &x);
+	if (!err && (fflush(x.f) || ferror(x.f)))
+		err = -EIO;
+	if (fclose(x.f))
+		err = err ?: -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return prom_result(d, path, err);
+}
+
+/* ---- docs/counters.md --------------------------------------------------- */
+
+static void doc_row(FILE *f, const struct stat_family *fam, const char *labels)
+{
+	fprintf(f, "| `%s` | %s | %s | %s | %s |\n", fam->name,
+		fam->gauge ? "gauge" : "counter", labels[0] ? labels : "-",
+		fam->unit[0] ? fam->unit : "-", fam->help);
+}
+
+/* The rows of a source's (or the DAMOS mode's) own counters, "(@whose)". */
+static void doc_named_rows(FILE *f, const struct src_counter *rows, size_t n,
+			   const char *whose)
+{
+	char name[128], help[512];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct src_counter *c = &rows[i];
+		struct stat_family fam = {
+			stats_family_name(name, sizeof(name), c->name, c->gauge),
+			c->gauge, "", c->unit, help, 0,
+		};
+		size_t l = strlen(c->help);
+
+		/* "Samples decoded." -> "Samples decoded (source hwhint)." */
+		if (l && c->help[l - 1] == '.')
+			l--;
+		snprintf(help, sizeof(help), "%.*s (%s).", (int)l, c->help, whose);
+		doc_row(f, &fam, "");
+	}
+}
+
+void stats_write_doc(FILE *f)
+{
+	char whose[64];
+
+	fputs("| name | type | labels | unit | meaning |\n|---|---|---|---|---|\n", f);
+	for (size_t k = 0; k < NR_ENTRIES; k++)
+		doc_row(f, &table[k].f, table[k].f.labels);
+	for (size_t k = 0; k < sizeof(target_families) / sizeof(target_families[0]); k++)
+		doc_row(f, &target_families[k].f, "pid, comm (Prometheus file only)");
+	for (size_t s = 0; s < src_registry_len; s++) {
+		snprintf(whose, sizeof(whose), "source %s", src_registry[s]->name);
+		doc_named_rows(f, src_registry[s]->counters, src_registry[s]->nr_counters, whose);
+	}
+	doc_named_rows(f, damos_mode_counter_desc, damos_mode_nr_counters, "execution = damos");
 }

@@ -55,9 +55,18 @@ stop() {
 	[ $rc = 0 ] || fail "exit code $rc on SIGTERM"
 }
 
-stat_of() { "$PGHOT" stat --socket "$T/pghotd.sock" | awk -v n="$1" '$1 == n { print $2 }'; }
+# stat_of NAME: the value of one series ('pghot_worker_wakes_total{node="1"}'),
+# or the sum of a family's series (pghot_pgpromote_success_total), as
+# `pghot stat` prints them (docs/counters.md); "" if there is none.
+stat_of() {
+	"$PGHOT" stat --socket "$T/pghotd.sock" | awk -v n="$1" '
+		{ k = $1; sub(/\{.*/, "", k) }
+		$1 == n { exact = $2; e = 1 }
+		k == n { s += $2; f = 1 }
+		END { if (e) print exact; else if (f) printf "%.15g\n", s }'
+}
 
-# wait_stat NAME MIN: until counter NAME >= MIN (5 s)
+# wait_stat NAME MIN: until counter NAME (as stat_of) >= MIN (5 s)
 wait_stat() {
 	for _ in $(seq 100); do
 		v=$(stat_of "$1")
