@@ -18,7 +18,7 @@
 # make soak       pghotd under ASan+UBSan for SOAK_SECONDS (default 600) against
 #                 churning processes (tests/soak/soak.sh); not part of check
 # make bench      every benchmark;  make bench-engine  one of them
-# make demo       the test bed: promote scenario, four cases (REPEAT=N: N runs each)
+# make demo       the test bed: promote scenario, five cases (REPEAT=N: N runs each)
 # make demo-all   every scenario, every case (REPEAT=N: N runs each)
 # make tables     rewrite the generated tables of README.md and docs/testbed.md
 #                 from build/demo/results.json

@@ -212,53 +212,6 @@ static bool pid_alive(const struct damon_src *s, pid_t pid)
 	       sysfs_exists(p);
 }
 
-/* The kernel's initial vaddr regions of @pid, from its maps. */
-static int pid_three_regions(const struct damon_src *s, pid_t pid,
-			     struct damon_range ret[3])
-{
-	char p[PATH_MAX], line[512];
-	struct damon_range *v = NULL;
-	size_t n = 0, cap = 0;
-	FILE *f;
-	int err = 0;
-
-	if (sysfs_path(p, sizeof(p), "%s/%d/maps", s->procfs, (int)pid) < 0)
-		return -ENAMETOOLONG;
-	f = fopen(p, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t a, b;
-		size_t len = strlen(line);
-
-		if (damon_parse_maps_line(line, len, &a, &b))
-			continue;
-		/* [vsyscall] is no VMA of the process's mm */
-		if (a >= 0xffff800000000000ULL)
-			continue;
-		if (n && a < v[n - 1].end)
-			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			struct damon_range *nv = realloc(v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				err = -ENOMEM;
-				break;
-			}
-			v = nv;
-			cap = ncap;
-		}
-		v[n].start = a;
-		v[n++].end = b;
-	}
-	fclose(f);
-	if (!err)
-		err = damon_three_regions(v, n, ret);
-	free(v);
-	return err;
-}
-
 /* ------------------------------------------------------------------ */
 /* What the kdamonds do (io_lock held)                                 */
 
@@ -277,7 +230,7 @@ static int write_targets(struct damon_src *s, uint32_t k, const pid_t *pids,
 
 	for (size_t i = 0; i < n; i++) {
 		int nr = regions_for && regions_for[i] ?
-				 pid_three_regions(s, pids[i], r[i]) : 0;
+				 damon_pid_regions(s->procfs, pids[i], r[i]) : 0;
 
 		/* nr <= 0: the kernel finds them later */
 		t[i] = (struct damon_target_spec){
@@ -397,41 +350,6 @@ static bool has_pid(const pid_t *v, size_t n, pid_t p)
 	return false;
 }
 
-/*
- * New target order from the current one and the wanted set: pids that stay
- * keep their index (so their regions and ages survive a commit), new pids
- * fill the holes then go at the end, and the last targets move into holes
- * that remain. Return: the count.
- */
-static size_t assign_slots(const pid_t *old, size_t nold, const pid_t *want,
-			   size_t nwant, pid_t *out)
-{
-	size_t n = nold, w = 0;
-
-	for (size_t i = 0; i < nold; i++)
-		out[i] = has_pid(want, nwant, old[i]) ? old[i] : 0;
-	for (size_t i = 0; i < nwant; i++) {
-		size_t h;
-
-		if (has_pid(old, nold, want[i]))
-			continue;
-		for (h = w; h < n && out[h]; h++)
-			;
-		w = h;
-		if (h < n)
-			out[h] = want[i];
-		else if (n < DAMON_MAX_TARGETS)
-			out[n++] = want[i];
-	}
-	for (size_t i = 0; i < n; i++) {
-		while (n > i && !out[n - 1])
-			n--;
-		if (i < n && !out[i])
-			out[i] = out[--n];
-	}
-	return n;
-}
-
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -463,7 +381,8 @@ static int apply_targets(struct damon_src *s, const pid_t *want, size_t nwant)
 	size_t n;
 	int err;
 
-	n = assign_slots(s->targets, s->nr_targets, want, nwant, next);
+	n = damon_assign_slots(s->targets, s->nr_targets, want, nwant, next,
+			       DAMON_MAX_TARGETS);
 	if (n == s->nr_targets && !memcmp(next, s->targets, n * sizeof(next[0])))
 		return 0;
 	for (size_t i = 0; i < n; i++)

@@ -332,6 +332,32 @@ int damon_ctx_attrs_check(const struct damon_ctx_attrs *c, char *errbuf,
 int damon_admin_set_context(struct damon_admin *a, uint32_t k,
 			    const struct damon_ctx_attrs *attrs);
 
+/**
+ * damon_admin_update_context() - new intervals, regions bounds and
+ * intervals goal for the context of kdamond @k, which keeps its operations
+ * (@attrs->ops must be the ones it has), targets and schemes: nr_contexts is
+ * not written, so a running kdamond keeps monitoring and reads the values at
+ * damon_admin_commit(). An intervals goal of 0 turns auto-tuning off where
+ * the kernel has it.
+ * Return: 0; -EINVAL bad @attrs or other operations (those need a new
+ * context: damon_admin_set_context() on a kdamond that is off);
+ * -EOPNOTSUPP the intervals goal before 6.15; -ERANGE; -ENOTRECOVERABLE;
+ * or the errno of a write.
+ */
+int damon_admin_update_context(struct damon_admin *a, uint32_t k,
+			       const struct damon_ctx_attrs *attrs);
+
+/**
+ * damon_pid_regions() - the initial monitoring regions the kernel's vaddr
+ * operations would build for process @pid (damon_three_regions() over
+ * <@procfs_root>/PID/maps; [vsyscall] left out), for a target added to a
+ * running kdamond: a committed new target gets no regions of its own until
+ * the next regions update (update_us later).
+ * Return: the number of ranges (0..3), -ENOENT the process is gone,
+ * -ENAMETOOLONG, -ENOMEM, or the errno of the read.
+ */
+int damon_pid_regions(const char *procfs_root, pid_t pid, struct damon_range ret[3]);
+
 /* One monitoring target. */
 struct damon_target_spec {
 	pid_t pid;			/* vaddr/fvaddr: the process; paddr: 0 */

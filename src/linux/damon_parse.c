@@ -461,3 +461,40 @@ int damon_merge_blocks(const uint64_t *idx, size_t n, uint64_t block_size,
 	}
 	return (int)nr;
 }
+
+static bool has_pid(const pid_t *v, size_t n, pid_t p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == p)
+			return true;
+	return false;
+}
+
+size_t damon_assign_slots(const pid_t *old, size_t nold, const pid_t *want,
+			  size_t nwant, pid_t *out, size_t max)
+{
+	size_t n = nold < max ? nold : max, w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = has_pid(want, nwant, old[i]) ? old[i] : 0;
+	for (size_t i = 0; i < nwant; i++) {
+		size_t h;
+
+		if (has_pid(old, nold, want[i]))
+			continue;
+		for (h = w; h < n && out[h]; h++)
+			;
+		w = h;
+		if (h < n)
+			out[h] = want[i];
+		else if (n < max)
+			out[n++] = want[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		while (n > i && !out[n - 1])
+			n--;
+		if (i < n && !out[i])
+			out[i] = out[--n];
+	}
+	return n;
+}

@@ -113,6 +113,19 @@ int damon_three_regions(const struct damon_range *vmas, size_t n,
 			struct damon_range ret[3]);
 
 /**
+ * damon_assign_slots() - the new target order of a kdamond from its current
+ * one and the wanted set of pids: pids that stay keep their index (so that
+ * their regions and ages survive a commit, which matches targets by index),
+ * new pids fill the holes, then go at the end, and the last targets move
+ * into holes that remain.
+ * @old: the current order (@nold pids); @want: the wanted pids (@nwant,
+ * distinct, > 0); @out: room for @max pids.
+ * Return: the number of pids in @out (new pids past @max are left out).
+ */
+size_t damon_assign_slots(const pid_t *old, size_t nold, const pid_t *want,
+			  size_t nwant, pid_t *out, size_t max);
+
+/**
  * damon_parse_hex_u64() - a hexadecimal number, with or without "0x", as
  * /sys/devices/system/memory/block_size_bytes holds it ("8000000").
  * Whitespace around it is allowed; -ERANGE past 64 bits.

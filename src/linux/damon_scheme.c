@@ -93,15 +93,17 @@ static int check_ctx_attrs(struct damon_admin *a, const struct damon_ctx_attrs *
 			a->instead ? "; " : "", a->instead ? a->instead : "");
 }
 
-static int write_ctx(struct damon_admin *a, uint32_t k, const struct damon_ctx_attrs *c)
+/* Intervals, regions bounds and the intervals goal (not the operations).
+ * @goal_off: write access_bp 0 when @c has none (an online update turns a
+ * goal set before off; a new context has none). */
+static int write_ctx_attrs(struct damon_admin *a, uint32_t k, const struct damon_ctx_attrs *c,
+			   bool goal_off)
 {
 	const char *I = "contexts/0/monitoring_attrs/intervals";
 	const char *R = "contexts/0/monitoring_attrs/nr_regions";
 	int err;
 
-	err = adm_wr(a, ops_name(c->ops), "kdamonds/%" PRIu32 "/contexts/0/operations", k);
-	if (!err)
-		err = adm_wru(a, c->sample_us, "kdamonds/%" PRIu32 "/%s/sample_us", k, I);
+	err = adm_wru(a, c->sample_us, "kdamonds/%" PRIu32 "/%s/sample_us", k, I);
 	if (!err)
 		err = adm_wru(a, c->aggr_us, "kdamonds/%" PRIu32 "/%s/aggr_us", k, I);
 	if (!err && c->update_us)
@@ -110,13 +112,13 @@ static int write_ctx(struct damon_admin *a, uint32_t k, const struct damon_ctx_a
 		err = adm_wru(a, c->min_nr_regions, "kdamonds/%" PRIu32 "/%s/min", k, R);
 	if (!err)
 		err = adm_wru(a, c->max_nr_regions, "kdamonds/%" PRIu32 "/%s/max", k, R);
-	if (err || !c->goal_access_bp)
+	if (err || (!c->goal_access_bp && !(goal_off && a->lay.intervals_goal)))
 		return err;
 	err = adm_wru(a, c->goal_access_bp,
 		      "kdamonds/%" PRIu32 "/%s/intervals_goal/access_bp", k, I);
-	if (!err)
-		err = adm_wru(a, c->goal_aggrs, "kdamonds/%" PRIu32 "/%s/intervals_goal/aggrs",
-			      k, I);
+	if (err || !c->goal_access_bp)
+		return err;
+	err = adm_wru(a, c->goal_aggrs, "kdamonds/%" PRIu32 "/%s/intervals_goal/aggrs", k, I);
 	if (!err)
 		err = adm_wru(a, c->goal_min_sample_us,
 			      "kdamonds/%" PRIu32 "/%s/intervals_goal/min_sample_us", k, I);
@@ -124,6 +126,13 @@ static int write_ctx(struct damon_admin *a, uint32_t k, const struct damon_ctx_a
 		err = adm_wru(a, c->goal_max_sample_us,
 			      "kdamonds/%" PRIu32 "/%s/intervals_goal/max_sample_us", k, I);
 	return err;
+}
+
+static int write_ctx(struct damon_admin *a, uint32_t k, const struct damon_ctx_attrs *c)
+{
+	int err = adm_wr(a, ops_name(c->ops), "kdamonds/%" PRIu32 "/contexts/0/operations", k);
+
+	return err ? err : write_ctx_attrs(a, k, c, false);
 }
 
 int damon_admin_set_context(struct damon_admin *a, uint32_t k,
@@ -150,6 +159,28 @@ int damon_admin_set_context(struct damon_admin *a, uint32_t k,
 				"cannot configure the DAMON context of kdamond %" PRIu32
 				" (%s): %s", k, a->admin, strerror(-err));
 	a->kd_ops[k] = attrs->ops;
+	return 0;
+}
+
+int damon_admin_update_context(struct damon_admin *a, uint32_t k,
+			       const struct damon_ctx_attrs *attrs)
+{
+	int err = adm_guard(a, k);
+
+	if (!err && attrs->ops != a->kd_ops[k])
+		err = adm_fail(a, -EINVAL,
+			       "damon: kdamond %" PRIu32 " runs %s operations; %s needs a new "
+			       "context", k, a->kd_ops[k] ? ops_name(a->kd_ops[k]) : "no",
+			       ops_name(attrs->ops) ? ops_name(attrs->ops) : "?");
+	if (!err)
+		err = check_ctx_attrs(a, attrs);
+	if (err)
+		return err;
+	err = write_ctx_attrs(a, k, attrs, true);
+	if (err)
+		return adm_fail(a, err,
+				"cannot update the DAMON context of kdamond %" PRIu32 " (%s): %s",
+				k, a->admin, strerror(-err));
 	return 0;
 }
 
@@ -220,6 +251,51 @@ int damon_admin_set_targets(struct damon_admin *a, uint32_t k,
 		if (!err && t[i].nr_regions)
 			err = write_regions(a, k, i, &t[i]);
 	}
+	return err;
+}
+
+int damon_pid_regions(const char *procfs_root, pid_t pid, struct damon_range ret[3])
+{
+	char p[PATH_MAX], line[512];
+	struct damon_range *v = NULL;
+	size_t n = 0, cap = 0;
+	FILE *f;
+	int err = 0;
+
+	if (sysfs_path(p, sizeof(p), "%s/%d/maps", procfs_root, (int)pid) < 0)
+		return -ENAMETOOLONG;
+	f = fopen(p, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t a, b;
+		size_t len = strlen(line);
+
+		if (damon_parse_maps_line(line, len, &a, &b))
+			continue;
+		/* [vsyscall] is no VMA of the process's mm */
+		if (a >= 0xffff800000000000ULL)
+			continue;
+		if (n && a < v[n - 1].end)
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct damon_range *nv = realloc(v, ncap * sizeof(*nv));
+
+			if (!nv) {
+				err = -ENOMEM;
+				break;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		v[n].start = a;
+		v[n++].end = b;
+	}
+	fclose(f);
+	if (!err)
+		err = damon_three_regions(v, n, ret);
+	free(v);
 	return err;
 }
 

@@ -67,17 +67,23 @@ int topology_parse_meminfo(const char *text, uint64_t *ret_total,
 	return 0;
 }
 
-static int read_node_mem(const char *root, struct topo_node *n)
+int topology_node_mem(const char *sysfs_root, int nid, uint64_t *ret_total,
+		      uint64_t *ret_free)
 {
 	char buf[8192];
 	int err;
 
-	err = fsr_read(root, buf, sizeof(buf), NODE_DIR "/node%d/meminfo",
-		       n->nid);
+	err = fsr_read(sysfs_root, buf, sizeof(buf), NODE_DIR "/node%d/meminfo",
+		       nid);
 	if (err < 0 && err != -EFBIG)
 		return err;
-	return topology_parse_meminfo(buf, &n->mem_total_bytes,
-				      &n->mem_free_bytes);
+	return topology_parse_meminfo(buf, ret_total, ret_free);
+}
+
+static int read_node_mem(const char *root, struct topo_node *n)
+{
+	return topology_node_mem(root, n->nid, &n->mem_total_bytes,
+				 &n->mem_free_bytes);
 }
 
 int topology_refresh_mem(const char *sysfs_root, struct topology *t)

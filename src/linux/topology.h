@@ -62,6 +62,16 @@ int topology_load(const char *sysfs_root, const struct nodemask *lower_override,
 		  struct topology *ret, char *errbuf, size_t errlen);
 void topology_release(struct topology *t);
 
+/**
+ * topology_node_mem() - MemTotal and MemFree of node @nid, bytes, from
+ * <sysfs_root>/devices/system/node/node<N>/meminfo: the totalram and
+ * freeram the kernel's own node_mem_*_bp goal metrics use
+ * (si_meminfo_node()). Reads only; safe from any thread.
+ * Return: 0, -EINVAL (no MemTotal/MemFree line), or the errno of the read.
+ */
+int topology_node_mem(const char *sysfs_root, int nid, uint64_t *ret_total,
+		      uint64_t *ret_free);
+
 /* Re-read MemTotal/MemFree of every node. Return: 0 or the first error. */
 int topology_refresh_mem(const char *sysfs_root, struct topology *t);
 

@@ -59,6 +59,9 @@ run promote pghotd 1 3 0,0.5,0.75 0.50 cpu_ticks=250 cpu_kdamond_ticks=50 \
 	"pghotd.conf: [engine]" "pghotd.conf: promote_rate_limit_MBps = 256  # not the default" \
 	"pghotd.pghot_pgpromote_success_total=3" case.pghotd_conf_file=tools/vm/pghotd-promote.conf
 echo "guest did not finish within 210 s (killed)" > "$T/promote-pghotd.r2.fail"
+# a case whose name holds a dash (and ends in another case's name)
+run promote pghotd-damos 1 4 0,0.5,1 0.10 cpu_ticks=120 cpu_kdamond_ticks=100 \
+	"pghotd.pghot_damos_promote_applied_pages_total=9" case.pghotd_conf_file=tools/vm/pghotd-damos.conf
 # a scenario whose name holds a dash, and one not asked for
 run kv-scatter damon 1 4 0.2,0.4,0.6 0.10 cpu_ticks=100 cpu_kdamond_ticks=100 \
 	"damon.kdamond0=node1 [0,1) migrate_hot->0" damon.k0_nr_tried=7
@@ -67,7 +70,8 @@ printf 'date=2026-12-01T10:00Z\ncommit=abc1234\nrepeats=3\nhost=2 cores, QEMU TC
 
 "$ROOT/tools/vm/report.sh" "$T" promote kv-scatter 2>"$T/err" || fail "report.sh failed: $(cat "$T/err")"
 check "scenarios named, in order" '.scenarios | keys_unsorted' '["promote","kv-scatter"]'
-check "cases in the test bed's order" '.scenarios.promote.cases | keys_unsorted' '["numab0","numab2","pghotd"]'
+check "cases in the test bed's order" '.scenarios.promote.cases | keys_unsorted' '["numab0","numab2","pghotd","pghotd-damos"]'
+check "a case with a dash: its runs and counters" '.scenarios.promote.cases["pghotd-damos"] | [.runs, .median.cpu_kdamond_s, .median.pghotd.pghot_damos_promote_applied_pages_total]' '[1,1,9]'
 check "meta" '.meta | [.date, .commit, .repeats, .kernel]' '["2026-12-01T10:00Z","abc1234",3,"6.12.0-test"]'
 check "THP from the guest" '.scenarios.promote.thp' '"never"'
 check "share mean (trapezoids) per run" '[.scenarios.promote.cases.numab2.repeats[].dram_access_share_mean]' '[0.75,0.5,0.125]'
@@ -100,7 +104,7 @@ if grep -qx old "$T/doc.md"; then fail "--update kept the old block"; else ok "-
 for l in before between after; do
 	grep -qx "$l" "$T/doc.md" && ok "--update kept '$l'" || fail "--update lost '$l'"
 done
-grep -q '^| promote | DRAM access share, mean | 0.0% | 50.0% (12.5–75.0) | not run | 43.8% |$' "$T/doc.md" &&
+grep -q '^| promote | DRAM access share, mean | 0.0% | 50.0% (12.5–75.0) | not run | 43.8% | 50.0% |$' "$T/doc.md" &&
 	ok "summary row" || fail "summary row: $(grep -m1 '| promote | DRAM access share, mean' "$T/doc.md")"
 grep -q 'commit abc1234, kernel 6.12.0-test' "$T/doc.md" && ok "block says commit and kernel" || fail "no commit/kernel"
 grep -q 'promote_rate_limit_MBps = 256' "$T/doc.md" && ok "config block names the rate limit" || fail "config block without the pghotd config"

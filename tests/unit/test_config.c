@@ -49,6 +49,35 @@ static void test_defaults(void **state)
 	assert_string_equal(cfg.run_dir, "/run/pghot");
 	assert_int_equal(cfg.tun.freq_threshold, 2);
 	assert_int_equal(cfg.tun.enabled_sources, 1u << PGHOT_SRC_SCAN);
+	assert_int_equal(cfg.execution, PGHOTD_EXEC_ENGINE);
+}
+
+/* The [damos] keys' defaults are the plan's (damos_cfg_default()), and a
+ * full section parses into its fields. */
+static void test_damos_keys(void **state)
+{
+	struct damos_cfg def;
+
+	damos_cfg_default(&def);
+	assert_int_equal(parse(""), 0);
+	assert_memory_equal(&cfg.damos, &def, sizeof(def));
+	assert_int_equal(parse("[system]\nexecution = damos\n[damos]\noperations = vaddr\n"
+			       "sample_us = 10000\naggr_us = 200000\nintervals_goal_bp = 400\n"
+			       "promote_MBps = 100\ndemote_MBps = 0\nyoung_filter = no\n"
+			       "top_used_goal_bp = 9900\ntop_free_goal_bp = 150\n"
+			       "cold_min_age_ms = 2000\n"),
+			 0);
+	assert_int_equal(cfg.execution, PGHOTD_EXEC_DAMOS);
+	assert_int_equal(cfg.damos.ops, DAMOS_CFG_VADDR);
+	assert_int_equal(cfg.damos.sample_us, 10000);
+	assert_int_equal(cfg.damos.aggr_us, 200000);
+	assert_int_equal(cfg.damos.intervals_goal_bp, 400);
+	assert_int_equal(cfg.damos.promote_MBps, 100);
+	assert_int_equal(cfg.damos.demote_MBps, 0);
+	assert_false(cfg.damos.young_filter);
+	assert_int_equal(cfg.damos.top_used_goal_bp, 9900);
+	assert_int_equal(cfg.damos.top_free_goal_bp, 150);
+	assert_int_equal(cfg.damos.cold_min_age_ms, 2000);
 }
 
 static void test_full(void **state)
@@ -116,7 +145,7 @@ static const struct bad bads[] = {
 	  "t.conf:2: key 'lower_tier_nodes': ',' is not a node list: give nodes as 1, 1,2 or 1-3 (0 to 1023)" },
 	{ "[engine]\nbogus = 1\n", "t.conf:2: unknown key 'bogus' in section [engine]" },
 	{ "[nope]\nx = 1\n",
-	  "t.conf:2: unknown section [nope] (key 'x') (sections: engine, targets, damon, feed, hwhint, demotion, stats, system)" },
+	  "t.conf:2: unknown section [nope] (key 'x') (sections: engine, targets, damon, feed, hwhint, demotion, damos, stats, system)" },
 	{ "[engine]\nthis is not ini\n",
 	  "t.conf:2: syntax error: expected '[section]', 'key = value' or a '#' comment" },
 	{ "[targets]\npids = 12 abc\n",
@@ -162,6 +191,21 @@ static const struct bad bads[] = {
 	  "t.conf:2: key 'min_nr_regions': '5000' is above max_nr_regions (1000)" },
 	{ "[damon]\nsample_us = 10000000\n",
 	  "t.conf:2: key 'sample_us': '10000000' is above aggr_us (100000)" },
+	/* the damos execution mode */
+	{ "[system]\nexecution = kernel\n",
+	  "t.conf:2: key 'execution': 'kernel' is not allowed (give engine or damos)" },
+	{ "[damos]\noperations = fvaddr\n",
+	  "t.conf:2: key 'operations': 'fvaddr' is not allowed: did you mean 'vaddr'? (give paddr or vaddr)" },
+	{ "[system]\nexecution = damos\n[demotion]\nenabled = true\n",
+	  "t.conf:4: key 'enabled' of [demotion]: pghotd's own demotion cannot run with [system] execution = damos, where the kernel demotes (migrate_cold): set [demotion] enabled = false, or execution = engine" },
+	{ "[damos]\npromote_MBps = 0\ndemote_MBps = 0\n",
+	  "t.conf:3: keys 'promote_MBps' and 'demote_MBps' of [damos] are both 0: DAMOS would move nothing; set one of them" },
+	{ "[damos]\nhot_min_access_pct = 10\ncold_max_access_pct = 10\n",
+	  "t.conf:3: key 'cold_max_access_pct': '10' must be below hot_min_access_pct (10)" },
+	{ "[damos]\nquota_reset_ms = 100\npromote_quota_ms = 200\n",
+	  "t.conf:3: key 'promote_quota_ms': '200' above quota_reset_ms (100)" },
+	{ "[damos]\ntop_free_goal_bp = 10001\n",
+	  "t.conf:2: key 'top_free_goal_bp': '10001' is out of range: give 0 to 10000" },
 	{ "[demotion]\nrate_limit_MBps = 0\n", "t.conf:2: key 'rate_limit_MBps': '0' is out of range: give 1 to 1048576" },
 	{ "[stats]\ninterval_ms = 5\n", "t.conf:2: key 'interval_ms': '5' is out of range: give 100 to 3600000" },
 	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]: did you mean 'socket'?" },
@@ -419,6 +463,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_damos_keys),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_every_key_rejects_garbage),
 		cmocka_unit_test(test_set_get_roundtrip),

@@ -170,7 +170,7 @@ damon)
 		echo on > $D/kdamonds/$k/state || finish fail "kdamond $k did not start"
 	done
 	;;
-pghotd)
+pghotd | pghotd-damos)
 	[ -x /bin/pghotd ] || finish fail "no pghotd in the initramfs"
 	mkdir -p /run/pghot
 	sed "s/@PID@/$BPID/g" /etc/pghot/pghot.conf.in > /etc/pghot.conf
@@ -274,6 +274,11 @@ if [ "$CASE" = pghotd ]; then
 fi
 
 kill -USR1 $BPID
+# CTL_SET="KEY VALUE" (pghotd cases, an experiment): change a key of the
+# running pghotd 20 s into the run, as an operator would
+if [ -n "$CTL_SET" ] && [ -n "${DPID:-}" ]; then
+	( sleep 20; out=$(/bin/pghot ctl set $CTL_SET 2>&1); echo "case.ctl_set=$CTL_SET: rc=$? $out" | tr '\n' ' ' > /tmp/ctl.out ) &
+fi
 # stream the timeline to the console as it comes (the host sees progress)
 tail -f /tmp/bench.out 2>/dev/null | awk '/^bench.tl/ { print; fflush() }' &
 TPID=$!
@@ -307,13 +312,14 @@ damon)
 	say "cpu_kdamond_ticks=$cpu"
 	say "cpu_ticks=$cpu"
 	;;
-pghotd)
+pghotd | pghotd-damos)
 	t=$(ticks $DPID)
 	if ! kill -0 $DPID 2>/dev/null; then
 		DPID=
 		finish fail "pghotd died during the run: $(tail -c 300 /tmp/pghotd.log | tr '\n' ' ')"
 	fi
-	# pghotd's damon source runs a kdamond: its CPU is part of the cost
+	# pghotd's damon source runs a kdamond, execution = damos two: their
+	# CPU is part of the cost
 	kill $KPID 2>/dev/null
 	kt=$(kd_ticks)
 	say "cpu_daemon_ticks=${t:-0}"
@@ -325,7 +331,8 @@ pghotd)
 	if kill -0 $DPID 2>/dev/null; then
 		finish fail "pghotd did not exit within 10 s of SIGTERM"
 	fi
-	kill $GPID 2>/dev/null
+	[ -n "${GPID:-}" ] && kill $GPID 2>/dev/null
+	[ -s /tmp/ctl.out ] && { cat /tmp/ctl.out; echo; }
 	cat /tmp/diag.out /tmp/diag.regions 2>/dev/null
 	wait $DPID; say "pghotd.exit_status=$?"
 	DPID=

@@ -39,7 +39,7 @@ for s in $SCEN; do
 	color() {	# the same colour for a case in every picture
 		case $1 in
 		numab0) echo "#808080" ;; numab2) echo "#1b9e77" ;; damon) echo "#d95f02" ;;
-		pghotd) echo "#3060c0" ;; *) echo "#000000" ;;
+		pghotd) echo "#3060c0" ;; pghotd-damos) echo "#7b3294" ;; *) echo "#000000" ;;
 		esac
 	}
 	plot() {	# column of the data file

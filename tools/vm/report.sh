@@ -30,7 +30,9 @@ DIR=${1:?usage: report.sh DIR [SCENARIO...]}
 shift
 . "$(dirname "$0")/scenarios.sh"
 command -v jq >/dev/null || { echo "report: jq missing (scripts/install-deps vm)" >&2; exit 1; }
-NAMES='^\([a-z0-9-]*\)-\([a-z0-9]*\)\(\.r[0-9]*\)\{0,1\}\.\(res\|fail\)$'
+# SCENARIO-CASE: a case name may hold a dash too (pghotd-damos), so the
+# case is one of scenarios.sh's CASES
+NAMES='^\([a-z0-9-]*\)-\('"$(echo $CASES | sed 's/ /\\|/g')"'\)\(\.r[0-9]*\)\{0,1\}\.\(res\|fail\)$'
 FOUND=$(ls "$DIR" 2>/dev/null | sed -n "s/$NAMES/\\1/p" | sort -u)
 # scenarios in the test bed's order, then any others found
 ALL=$(for s in $SCENARIOS; do echo "$FOUND" | grep -qx -- "$s" && echo "$s"; done
@@ -49,7 +51,7 @@ done
 RUNENV=$DIR/run.env
 [ -f "$RUNENV" ] || RUNENV=/dev/null
 
-awk -v runenv="$RUNENV" -v conffile="$DIR/configs.tsv" '
+awk -v runenv="$RUNENV" -v conffile="$DIR/configs.tsv" -v cases="$CASES" '
 function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, " ", s); return "\"" s "\"" }
 function num(x) { return x == "" ? "null" : x + 0 }
 function kv(line, arr,    n, i, f, p) {
@@ -111,8 +113,13 @@ FNR == 1 {
 	ext = f; sub(/.*\./, "", ext); sub(/\.[a-z]+$/, "", f)
 	R = 1
 	if (match(f, /\.r[0-9]+$/)) { R = substr(f, RSTART + 2) + 0; f = substr(f, 1, RSTART - 1) }
-	p = length(f); while (p > 0 && substr(f, p, 1) != "-") p--
-	S = substr(f, 1, p - 1); C = substr(f, p + 1)
+	# the longest case name f ends in (pghotd-damos, not damos)
+	C = ""; nc = split(cases, cl, " ")
+	for (i = 1; i <= nc; i++)
+		if (length(f) > length(cl[i]) + 1 && substr(f, length(f) - length(cl[i])) == "-" cl[i] &&
+		    length(cl[i]) > length(C))
+			C = cl[i]
+	S = substr(f, 1, length(f) - length(C) - 1)
 	err = ""; hot = ""; cold = ""; fill = ""; cold0 = ""; fill0 = ""; t50 = ""; t90 = ""
 	cpu = ""; kcpu = ""; wall = ""; freemin = ""; ntl = 0; nb = ""; dem = ""; thp = ""
 	bench = ""; kernel = ""; dlines = ""; plines = ""; pconf = ""

@@ -57,13 +57,15 @@ mkdir -p "$W/case/etc/pghot"
 {
 	for v in SCENARIO CASE SECS THP DEMOTION BENCH_ARGS DAMON_SAMPLE_US DAMON_AGGR_US \
 		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_HOT_QUOTA_MIBPS DAMON_YOUNG_FILTER DAMON_COLD DAMON_COLD_MIN_AGE DAMON_COLD_QUOTA_MIBPS \
-		PIN_BENCH TLB_FLUSH_MS; do
+		PIN_BENCH TLB_FLUSH_MS CTL_SET; do
 		printf "%s='%s'\n" "$v" "${!v}"
 	done
 } > "$W/case/etc/pghot/case.env"
-if [ "$CASE" = pghotd ]; then
+case $CASE in
+pghotd | pghotd-damos)
 	cp "$PGHOTD_CONF" "$W/case/etc/pghot/pghot.conf.in"
-fi
+	;;
+esac
 (cd "$W/case" && find . | cpio -o -H newc --quiet | gzip -1) > "$W/case.cpio.gz"
 cat "$BASE" "$W/case.cpio.gz" > "$W/initrd.gz"
 

@@ -24,11 +24,15 @@
 # demotion_enabled), damon (kernel DAMOS migrate_hot on node 1's paddr ->
 # node 0; for pressure also migrate_cold on node 0 -> node 1), pghotd (the
 # project's daemon with the damon source on the workload's pid,
-# numa_balancing=0; its config is tools/vm/pghotd-SCENARIO.conf).
+# numa_balancing=0; its config is tools/vm/pghotd-SCENARIO.conf),
+# pghotd-damos (pghotd with execution = damos: its own paddr kdamonds run
+# DAMOS migrate_hot node 1 -> node 0 and migrate_cold node 0 -> node 1 with
+# top-tier goals it feeds as user_input on this 6.12 kernel; the config is
+# tools/vm/pghotd-damos.conf for every scenario).
 
 # every scenario, in the order demo-all runs them
 SCENARIOS="promote pressure kv kv-scatter"
-CASES="numab0 numab2 damon pghotd"
+CASES="numab0 numab2 damon pghotd pghotd-damos"
 
 scenario_env() {
 	local scenario=$1 case=$2
@@ -59,6 +63,7 @@ scenario_env() {
 	# machine shows it (docs/testbed.md, "DAMON under TCG"); the same for
 	# every case. PGHOT_VM_TLB_FLUSH_MS= (empty) turns it off.
 	TLB_FLUSH_MS=10
+	CTL_SET=			# "KEY VALUE": pghot ctl set 20 s into the run
 	case $scenario in
 	promote)
 		BENCH_ARGS="micro --size 256 --hot 32 --node 1 --thp off"
@@ -86,11 +91,12 @@ scenario_env() {
 	[ "$case" = numab2 ] && DEMOTION=true
 	# kv-scatter is kv's workload laid out otherwise: the same pghotd config
 	PGHOTD_CONF=$ROOT/tools/vm/pghotd-${scenario%-scatter}.conf
+	[ "$case" = pghotd-damos ] && PGHOTD_CONF=$ROOT/tools/vm/pghotd-damos.conf
 
 	local v
 	for v in DRAM_MB CXL_MB SECS THP DEMOTION BENCH_ARGS DAMON_SAMPLE_US DAMON_AGGR_US \
 		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_HOT_QUOTA_MIBPS DAMON_YOUNG_FILTER DAMON_COLD DAMON_COLD_MIN_AGE \
-		DAMON_COLD_QUOTA_MIBPS PGHOTD_CONF PIN_BENCH TLB_FLUSH_MS; do
+		DAMON_COLD_QUOTA_MIBPS PGHOTD_CONF PIN_BENCH TLB_FLUSH_MS CTL_SET; do
 		local e=PGHOT_VM_$v
 		[ -n "${!e+x}" ] && printf -v "$v" '%s' "${!e}"
 	done

@@ -84,7 +84,11 @@ def main_counters: [["pgpromote_success", ["vmstat", "pgpromote_success"], "int"
 	["pghotd: pghot_pgdemote_success_total", ["pghotd", "pghot_pgdemote_success_total"], "int"],
 	# the names of pghot 0.1, in results.json of runs before the renaming
 	["pghotd: pghot_pgpromote_success", ["pghotd", "pghot_pgpromote_success"], "int"],
-	["pghotd: pghot_pgdemote_success", ["pghotd", "pghot_pgdemote_success"], "int"]];
+	["pghotd: pghot_pgdemote_success", ["pghotd", "pghot_pgdemote_success"], "int"],
+	["pghotd-damos: promoted pages", ["pghotd", "pghot_damos_promote_applied_pages_total"], "int"],
+	["pghotd-damos: demoted pages", ["pghotd", "pghot_damos_demote_applied_pages_total"], "int"],
+	["pghotd-damos: promote quota exceeded", ["pghotd", "pghot_damos_promote_quota_exceeds_total"], "int"],
+	["pghotd-damos: demote quota exceeded", ["pghotd", "pghot_damos_demote_quota_exceeds_total"], "int"]];
 # how many runs the medians are of (a run cut short has fewer than asked)
 def runs_note: [.scenarios[].cases[].runs] as $r | ($r | min) as $lo | ($r | max) as $hi |
 	if $hi > 1 then "median of \(if $lo == $hi then $hi else "\($lo) to \($hi)" end) runs (min–max)"

@@ -33,6 +33,7 @@ static const char *const mode_names[PGHOT_MODE_MAX + 1] = {	/* NULL-ended */
 
 #define RT CFG_F_RUNTIME
 #define PATH CFG_F_PATH
+#define DAMOS(f) OFF(damos.f)
 static const struct cfg_desc cfg_entries[] = {
 	/* [engine] */
 	{ "engine", "mode", CFG_MODE, 0, 0, "default", "",
@@ -72,6 +73,63 @@ static const struct cfg_desc cfg_entries[] = {
 	  "Demotion stops when free memory is back above this share.", OFF(demote_high_wmark_pct), RT, -1, NULL },
 	{ "demotion", "rate_limit_MBps", CFG_UINT, 1, 1048576, "256", "MB/s",
 	  "Most memory demoted per second.", OFF(demote_rate_limit_MBps), RT, -1, NULL },
+	/* [damos] */
+	{ "damos", "operations", CFG_CHOICE, 0, 0, "paddr", "",
+	  "What pghotd's kdamonds monitor with execution = damos: paddr (the physical memory of the lower-tier and top-tier nodes: system-wide, Linux 6.11+) or vaddr (the target processes of [targets], Linux 6.17+). Needs a restart.",
+	  DAMOS(ops), 0, -1, NULL },
+	{ "damos", "sample_us", CFG_UINT, 1, 60000000, "5000", "us",
+	  "DAMON sampling interval of pghotd's kdamonds.", DAMOS(sample_us), RT, -1, NULL },
+	{ "damos", "aggr_us", CFG_UINT, 1, 600000000, "100000", "us",
+	  "DAMON aggregation interval: nr_accesses counts the samples of one interval that saw an access (0..aggr_us/sample_us).",
+	  DAMOS(aggr_us), RT, -1, NULL },
+	{ "damos", "min_nr_regions", CFG_UINT, 3, 10000000, "10", "",
+	  "Fewest DAMON regions per kdamond.", DAMOS(min_nr_regions), RT, -1, NULL },
+	{ "damos", "max_nr_regions", CFG_UINT, 3, 10000000, "1000", "",
+	  "Most DAMON regions per kdamond: bounds the monitoring cost whatever the memory size.",
+	  DAMOS(max_nr_regions), RT, -1, NULL },
+	{ "damos", "intervals_goal_bp", CFG_UINT, 0, 10000, "0", "bp",
+	  "Intervals auto-tuning (Linux 6.15+): DAMON scales sample_us and aggr_us to see this share of the most possible access events (1/10000; DAMON suggests 400). 0: off, the intervals stay as set (ages then keep their meaning).",
+	  DAMOS(intervals_goal_bp), RT, -1, NULL },
+	{ "damos", "apply_interval_ms", CFG_UINT, 0, 3600000, "1000", "ms",
+	  "How often the schemes are applied; 0: every aggregation interval.",
+	  DAMOS(apply_interval_ms), RT, -1, NULL },
+	{ "damos", "quota_reset_ms", CFG_UINT, 10, 3600000, "1000", "ms",
+	  "The quota window of both schemes: the quotas are per window, and DAMON tunes the effective quota toward the goals once a window (by at most a factor of two; from nothing at start), when the schemes are applied (apply_interval_ms).",
+	  DAMOS(quota_reset_ms), RT, -1, NULL },
+	{ "damos", "feed_interval_ms", CFG_UINT, 100, 3600000, "1000", "ms",
+	  "How often pghotd measures the top-tier node, feeds it to the goals (before Linux 6.16, which measures it itself) and reads the schemes' stats.",
+	  DAMOS(feed_interval_ms), RT, -1, NULL },
+	{ "damos", "promote_MBps", CFG_UINT, 0, 1048576, "200", "MiB/s",
+	  "Size quota of migrate_hot (lower tier to top tier); the goal tunes the effective quota below it. 0: no promotion.",
+	  DAMOS(promote_MBps), RT, -1, NULL },
+	{ "damos", "promote_quota_ms", CFG_UINT, 0, 3600000, "0", "ms",
+	  "Time quota of migrate_hot: the kdamond's CPU time per quota window; 0: none.",
+	  DAMOS(promote_quota_ms), RT, -1, NULL },
+	{ "damos", "demote_MBps", CFG_UINT, 0, 1048576, "200", "MiB/s",
+	  "Size quota of migrate_cold (top tier to the nearest lower-tier node). 0: no demotion.",
+	  DAMOS(demote_MBps), RT, -1, NULL },
+	{ "damos", "demote_quota_ms", CFG_UINT, 0, 3600000, "0", "ms",
+	  "Time quota of migrate_cold per quota window; 0: none.", DAMOS(demote_quota_ms), RT, -1, NULL },
+	{ "damos", "hot_min_access_pct", CFG_UINT, 1, 100, "5", "%",
+	  "A lower-tier region is hot (promoted) when at least this share of an aggregation interval's samples saw an access (rounded up to one sample).",
+	  DAMOS(hot_min_access_pct), RT, -1, NULL },
+	{ "damos", "hot_min_age_ms", CFG_UINT, 0, 86400000, "0", "ms",
+	  "... and its access pattern has stayed for this long (in aggregation intervals of aggr_us).",
+	  DAMOS(hot_min_age_ms), RT, -1, NULL },
+	{ "damos", "cold_max_access_pct", CFG_UINT, 0, 99, "0", "%",
+	  "A top-tier region is cold (demoted) when at most this share of the samples saw an access; below hot_min_access_pct.",
+	  DAMOS(cold_max_access_pct), RT, -1, NULL },
+	{ "damos", "cold_min_age_ms", CFG_UINT, 0, 86400000, "5000", "ms",
+	  "... for at least this long.", DAMOS(cold_min_age_ms), RT, -1, NULL },
+	{ "damos", "young_filter", CFG_BOOL, 0, 0, "true", "",
+	  "Check each page's Accessed bit before migrating (Linux 6.10+): promotion moves only pages accessed since the last check, demotion none of them.",
+	  DAMOS(young_filter), RT, -1, NULL },
+	{ "damos", "top_used_goal_bp", CFG_UINT, 0, 10000, "9970", "bp",
+	  "Promotion goal: the top-tier node ([engine] target_nid) used up to this share (1/10000); DAMON tunes the promotion quota toward it. 0: no goal.",
+	  DAMOS(top_used_goal_bp), RT, -1, NULL },
+	{ "damos", "top_free_goal_bp", CFG_UINT, 0, 10000, "50", "bp",
+	  "Demotion goal: keep this share of the top-tier node free. Goals that add up to more than 10000 leave a band where both schemes run, so that cold pages make room for hot ones (the kernel sample mtier.c uses 9970 and 50). 0: no goal.",
+	  DAMOS(top_free_goal_bp), RT, -1, NULL },
 	/* [stats] */
 	{ "stats", "socket", CFG_STRING, 0, 0, "/run/pghot/pghotd.sock", "",
 	  "Control socket of `pghot stat` and `pghot ctl`. Needs a restart.", OFF(socket), PATH, -1, NULL },
@@ -87,12 +145,16 @@ static const struct cfg_desc cfg_entries[] = {
 	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH, -1, NULL },
 	{ "system", "run_dir", CFG_STRING, 0, 0, "/run/pghot", "",
 	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH, -1, NULL },
+	{ "system", "execution", CFG_CHOICE, 0, 0, "engine", "",
+	  "Who moves pages: engine (pghotd's sources, engine and workers, with move_pages) or damos (the kernel: pghotd programs its own kdamonds with DAMOS migrate_hot and migrate_cold, see [damos]; the engine, the sources and [demotion] stay idle). Needs a restart.",
+	  OFF(execution), 0, -1, NULL },
 	{ "system", "kernel_tiering", CFG_CHOICE, 0, 0, "warn", "",
 	  "What to do when the kernel moves pages between tiers too: kernel.numa_balancing not 0 (mode 2 promotes hot lower-tier pages, mode 1 moves pages towards the CPUs that touch them), or /sys/kernel/mm/numa/demotion_enabled true while [demotion] enabled is true. Both knobs are read at start and every 2 s; pghotd never writes them. warn: log a warning naming the knob, at start and when it changes. refuse: do not start, and stop (exit 1) when one is turned on later.",
 	  OFF(kernel_tiering), RT, -1, NULL },
 };
 #undef RT
 #undef PATH
+#undef DAMOS
 
 #define NR_ENTRIES (sizeof(cfg_entries) / sizeof(cfg_entries[0]))
 
@@ -215,9 +277,25 @@ static const char *const *choices_of(const struct cfg_desc *d)
 		[CFG_KERNEL_TIERING_REFUSE] = "refuse",
 		NULL,
 	};
+	static const char *const execution[] = {
+		[PGHOTD_EXEC_ENGINE] = "engine",
+		[PGHOTD_EXEC_DAMOS] = "damos",
+		NULL,
+	};
+	static const char *const damos_ops[] = {
+		[DAMOS_CFG_PADDR] = "paddr",
+		[DAMOS_CFG_VADDR] = "vaddr",
+		NULL,
+	};
 	static const char *const none[] = { NULL };
 
-	return !strcmp(d->name, "kernel_tiering") ? kernel_tiering : none;
+	if (!strcmp(d->name, "kernel_tiering"))
+		return kernel_tiering;
+	if (!strcmp(d->name, "execution"))
+		return execution;
+	if (!strcmp(d->section, "damos") && !strcmp(d->name, "operations"))
+		return damos_ops;
+	return none;
 }
 
 static void *field(struct pghotd_config *c, const struct cfg_desc *d)
@@ -811,6 +889,46 @@ static int check_sources(const struct pghotd_config *c, char *errbuf,
 	return 0;
 }
 
+/* Keys of [damos] that must be in order; the same checks as the source
+ * key orders, blaming the key given last. */
+static int check_damos(const struct pghotd_config *c, char *errbuf, size_t errlen)
+{
+	static const struct {
+		const char *lo, *hi;
+		bool strict;
+	} orders[] = {
+		{ "sample_us", "aggr_us", false },
+		{ "min_nr_regions", "max_nr_regions", false },
+		{ "cold_max_access_pct", "hot_min_access_pct", true },
+		{ "promote_quota_ms", "quota_reset_ms", false },
+		{ "demote_quota_ms", "quota_reset_ms", false },
+	};
+	const struct cfg_desc *dd = find_in("demotion", "enabled");
+	const struct cfg_desc *de = find_in("system", "execution");
+
+	for (size_t k = 0; k < sizeof(orders) / sizeof(orders[0]); k++) {
+		const struct cfg_desc *dl = find_in("damos", orders[k].lo);
+		const struct cfg_desc *dh = find_in("damos", orders[k].hi);
+		uint64_t lv = *(const uint64_t *)cfield(c, dl);
+		uint64_t hv = *(const uint64_t *)cfield(c, dh);
+
+		if (orders[k].strict ? lv < hv : lv <= hv)
+			continue;
+		return conflict(c, dl, lv, orders[k].strict ? "must be below" : "above",
+				dh, hv, orders[k].strict ? "must be above" : "below",
+				errbuf, errlen);
+	}
+	if (!c->damos.promote_MBps && !c->damos.demote_MBps)
+		return fail(errbuf, errlen, c, c->line[desc_index(find_in("damos", "demote_MBps"))],
+			    "keys 'promote_MBps' and 'demote_MBps' of [damos] are both 0: DAMOS would move nothing; set one of them");
+	if (c->execution == PGHOTD_EXEC_DAMOS && c->demote_enabled)
+		return fail(errbuf, errlen, c,
+			    c->line[desc_index(dd)] > c->line[desc_index(de)] ?
+				    c->line[desc_index(dd)] : c->line[desc_index(de)],
+			    "key 'enabled' of [demotion]: pghotd's own demotion cannot run with [system] execution = damos, where the kernel demotes (migrate_cold): set [demotion] enabled = false, or execution = engine");
+	return 0;
+}
+
 /* Required strings of the enabled sources. */
 static int check_required(const struct pghotd_config *c, char *errbuf,
 			  size_t errlen)
@@ -886,6 +1004,8 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 				c->demote_high_wmark_pct, "must be above",
 				errbuf, errlen);
 	err = check_sources(c, errbuf, errlen);
+	if (!err)
+		err = check_damos(c, errbuf, errlen);
 	if (err)
 		return err;
 	if (strlen(c->socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {

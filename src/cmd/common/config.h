@@ -17,15 +17,24 @@
 
 #include <pghot/pghot.h>
 
+#include "linux/damos_plan.h"
 #include "linux/fsroot.h"
 #include "linux/source.h"
 
 #define CFG_MAX_PIDS 256
 #define CFG_MAX_COMMS 16
 #define CFG_PATH_LEN 1024
-#define CFG_MAX_KEYS 128	/* the daemon's and every source's keys */
+#define CFG_MAX_KEYS 160	/* the daemon's and every source's keys */
 
 _Static_assert(CFG_PATH_LEN == SRC_PATH_LEN, "a source's paths are config strings");
+
+/* [system] execution: who moves pages. */
+enum pghotd_execution {
+	PGHOTD_EXEC_ENGINE = 0,	/* pghotd: sources, engine, workers, move_pages */
+	PGHOTD_EXEC_DAMOS,	/* the kernel: pghotd's kdamonds run DAMOS
+				 * migrate_hot/migrate_cold (damos_plan.h) */
+	PGHOTD_NR_EXEC,
+};
 
 struct pghotd_config {
 	/* [engine] */
@@ -48,6 +57,8 @@ struct pghotd_config {
 	bool demote_enabled;
 	uint64_t demote_low_wmark_pct, demote_high_wmark_pct;
 	uint64_t demote_rate_limit_MBps;
+	/* [damos] */
+	struct damos_cfg damos;
 	/* [stats] */
 	char socket[CFG_PATH_LEN];
 	char prometheus_file[CFG_PATH_LEN];
@@ -57,6 +68,7 @@ struct pghotd_config {
 	char procfs_root[CFG_PATH_LEN];
 	char run_dir[CFG_PATH_LEN];
 	unsigned int kernel_tiering;	/* enum cfg_kernel_tiering */
+	unsigned int execution;		/* enum pghotd_execution */
 
 	/* bookkeeping: which engine tunables were given, and where */
 	uint32_t tun_set;		/* bit per pghot_tunable_descs() index */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* pghotd beside the kernel's NUMA balancing and demotion; see coexist.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd/common/log.h"
@@ -9,6 +10,23 @@
 static bool refusing(const struct daemon *d)
 {
 	return d->cfg.kernel_tiering == CFG_KERNEL_TIERING_REFUSE;
+}
+
+bool coexist_pghot_demotes(const struct pghotd_config *c)
+{
+	return c->demote_enabled ||
+	       (c->execution == PGHOTD_EXEC_DAMOS && c->damos.demote_MBps);
+}
+
+void coexist_describe(const struct pghotd_config *c, const struct kmovers *k,
+		      unsigned int bit, char *buf, size_t len)
+{
+	if (bit == KMOVERS_TWO_DEMOTERS && c->execution == PGHOTD_EXEC_DAMOS)
+		snprintf(buf, len,
+			 "demotion_enabled is true (%.600s) and execution = damos demotes with migrate_cold: kswapd demotes top-tier pages at reclaim too, blind to the free-memory goal; use one: set [damos] demote_MBps = 0, or write false to demotion_enabled",
+			 k->demotion_path);
+	else
+		kmovers_describe(k, bit, buf, len);
 }
 
 /* Say the conflicts of @k that @old did not have. */
@@ -20,7 +38,7 @@ static void say_new(struct daemon *d, const struct kmovers *k, unsigned int bits
 	for (unsigned int b = 1; b <= KMOVERS_KERNEL_DEMOTES; b <<= 1) {
 		if (!(bits & b) || (old & b))
 			continue;
-		kmovers_describe(k, b, msg, sizeof(msg));
+		coexist_describe(&d->cfg, k, b, msg, sizeof(msg));
 		if (b == KMOVERS_KERNEL_DEMOTES)
 			log_info("%s", msg);
 		else if (refusing(d))
@@ -44,7 +62,7 @@ static void say_ended(const struct kmovers *k, unsigned int bits,
 		log_info("one demoter again: demotion_enabled is %s (%s)%s",
 			 k->demotion == 1 ? "true" : k->demotion == 0 ? "false" : "absent",
 			 k->demotion_path,
-			 k->demotion == 1 ? ", [demotion] enabled is false" : "");
+			 k->demotion == 1 ? ", pghotd does not demote" : "");
 }
 
 /* Read and compare. Return: true if a conflict stands and kernel_tiering
@@ -66,7 +84,7 @@ static bool check(struct daemon *d)
 		return false;
 	}
 	c->read_failed = false;
-	bits = kmovers_conflicts(&k, d->cfg.demote_enabled);
+	bits = kmovers_conflicts(&k, coexist_pghot_demotes(&d->cfg));
 	old = c->bits;
 	/* a changed value of a standing conflict is a new one (1 -> 2) */
 	if (k.numa_balancing != c->last.numa_balancing)

@@ -24,6 +24,20 @@ struct coexist {
 };
 
 struct daemon;
+struct pghotd_config;
+
+/**
+ * coexist_pghot_demotes() - does pghotd demote under @c: [demotion]
+ * enabled, or migrate_cold in execution = damos (demote_MBps > 0)?
+ */
+bool coexist_pghot_demotes(const struct pghotd_config *c);
+
+/**
+ * coexist_describe() - kmovers_describe() for @c's way of demoting (the two
+ * demoters of execution = damos are DAMOS migrate_cold and the kernel's).
+ */
+void coexist_describe(const struct pghotd_config *c, const struct kmovers *k,
+		      unsigned int bit, char *buf, size_t len);
 
 /**
  * coexist_start() - read the knobs and say what conflicts.

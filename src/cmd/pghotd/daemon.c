@@ -154,10 +154,9 @@ static void src_poll(struct daemon *d, struct daemon_src *s)
 #define CAP_BIT_SYS_ADMIN (1ULL << 21)
 #define CAP_BIT_SYS_NICE (1ULL << 23)
 
-/* The capabilities pghotd needs and lacks, as CAP_BIT_* bits. */
-static unsigned long long missing_caps(void)
+/* The capabilities of @need pghotd lacks, as CAP_BIT_* bits. */
+static unsigned long long missing_caps(unsigned long long need)
 {
-	const unsigned long long need = CAP_BIT_SYS_ADMIN | CAP_BIT_SYS_NICE;
 	char buf[4096], *p;
 	unsigned long long eff;
 
@@ -171,7 +170,15 @@ static int check_caps(const struct daemon *d)
 {
 	unsigned long long caps;
 
-	if (!migrator_is_real(d->mig) || !(caps = missing_caps()))
+	/* execution = damos: the kernel moves pages, pghotd only writes
+	 * DAMON sysfs (a fake tree in tests needs nothing) */
+	if (daemon_is_damos(d))
+		caps = strcmp(d->cfg.sysfs_root, "/sys") ? 0 : missing_caps(CAP_BIT_SYS_ADMIN);
+	else if (migrator_is_real(d->mig))
+		caps = missing_caps(CAP_BIT_SYS_ADMIN | CAP_BIT_SYS_NICE);
+	else
+		caps = 0;
+	if (!caps)
 		return 0;
 	return log_ret(-EPERM, LOG_ERR, "%s: run pghotd as root, or as pghotd.service does",
 		       caps == CAP_BIT_SYS_ADMIN ?
@@ -275,14 +282,24 @@ static int setup_targets(struct daemon *d)
 	return 0;
 }
 
+static void make_run_dir(const struct daemon *d)
+{
+	if (d->cfg.run_dir[0] && mkdir(d->cfg.run_dir, 0755) && errno != EEXIST)
+		log_warn("cannot create run_dir '%s': %s", d->cfg.run_dir,
+			 strerror(errno));
+}
+
+static bool uses_targets(const struct daemon *d)
+{
+	return cfg_uses_targets(&d->cfg);
+}
+
 static int setup_sources(struct daemon *d)
 {
 	char err[1024];
 	int ret;
 
-	if (d->cfg.run_dir[0] && mkdir(d->cfg.run_dir, 0755) && errno != EEXIST)
-		log_warn("cannot create run_dir '%s': %s", d->cfg.run_dir,
-			 strerror(errno));
+	make_run_dir(d);
 	for (size_t s = 0; s < src_registry_len; s++) {
 		if (!(d->cfg.sources & (1u << s)))
 			continue;
@@ -352,19 +369,33 @@ int daemon_setup(struct daemon *d)
 	}
 	ret = ret ?: make_pipeline(d);
 	ret = ret ?: set_tiers(d);
-	ret = ret ?: setup_targets(d);
-	ret = ret ?: setup_sources(d);
+	if (uses_targets(d))
+		ret = ret ?: setup_targets(d);
+	if (!daemon_is_damos(d)) {
+		ret = ret ?: setup_sources(d);
+	} else if (!ret) {
+		make_run_dir(d);
+		ret = daemon_damos_open(d);
+		if (!ret)
+			daemon_sources_set_targets(d);
+	}
 	ret = ret ?: ctl_open(d);
 	if (ret)
 		return ret;
 	d->next_stats_ms = d->start_ms;
 	node_list(&d->topo, true, lower, sizeof(lower));
-	log_info("promoting from node%s %s to node %d (%s mode, tiers from %s); %zu target%s",
-		 pl_nr_workers(d->pl) > 1 ? "s" : "", lower, d->cfg.tun.target_nid,
-		 d->cfg.mode == PGHOT_MODE_PRECISE ? "precise" : "default",
-		 topology_tier_source_name(d->topo.tier_source),
-		 pl_nr_targets(d->pl), pl_nr_targets(d->pl) == 1 ? "" : "s");
-	if (strcmp(migrator_name(d->mig), "move_pages"))
+	if (daemon_is_damos(d))
+		log_info("execution = damos: the kernel migrates between node%s %s and node %d (tiers from %s)%s",
+			 topology_nr_lower(&d->topo) > 1 ? "s" : "", lower, d->cfg.tun.target_nid,
+			 topology_tier_source_name(d->topo.tier_source),
+			 uses_targets(d) ? " for the target processes" : ", system-wide");
+	else
+		log_info("promoting from node%s %s to node %d (%s mode, tiers from %s); %zu target%s",
+			 pl_nr_workers(d->pl) > 1 ? "s" : "", lower, d->cfg.tun.target_nid,
+			 d->cfg.mode == PGHOT_MODE_PRECISE ? "precise" : "default",
+			 topology_tier_source_name(d->topo.tier_source),
+			 pl_nr_targets(d->pl), pl_nr_targets(d->pl) == 1 ? "" : "s");
+	if (!daemon_is_damos(d) && strcmp(migrator_name(d->mig), "move_pages"))
 		log_warn("migrator '%s': pages are not really moved (--migrator)",
 			 migrator_name(d->mig));
 	d->up = true;
@@ -380,6 +411,7 @@ void daemon_teardown(struct daemon *d)
 		stats_write_prometheus(d);
 	for (size_t s = 0; s < src_registry_len; s++)
 		src_close(d, s);
+	daemon_damos_close(d);
 	ctl_close(d);
 	chores_release(d);
 	stats_release(d);
@@ -526,7 +558,7 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 	err = cfg_finalize(nc, errbuf, errlen);
 	if (err)
 		return err;
-	err = targets_check_new(d, nc, errbuf, errlen);
+	err = uses_targets(d) ? targets_check_new(d, nc, errbuf, errlen) : 0;
 	if (err)
 		return err;
 	if (nc->prometheus_file[0] &&
@@ -541,7 +573,13 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 	err = pl_set_params(d->pl, &p, errbuf, errlen);
 	if (err)
 		return err;
-	err = sources_apply(d, nc, errbuf, errlen);
+	if (daemon_is_damos(d)) {
+		if (nc->sources != d->cfg.sources)
+			log_info("execution = damos: enabled_sources changed, not used in this mode");
+		err = daemon_damos_apply(d, nc, errbuf, errlen);
+	} else {
+		err = sources_apply(d, nc, errbuf, errlen);
+	}
 	if (err) {
 		pl_set_params(d->pl, &old_p, NULL, 0);
 		return err;
@@ -549,9 +587,11 @@ int daemon_apply(struct daemon *d, struct pghotd_config *nc, char *errbuf,
 	d->cfg = *nc;
 	if (daemon_set_tiers(d))	/* target_nid may have changed */
 		log_warn("out of memory: policy checks keep the old target node");
-	pinned_sync(d);
-	daemon_rescan(d);
-	daemon_sources_set_targets(d);
+	if (uses_targets(d)) {
+		pinned_sync(d);
+		daemon_rescan(d);
+		daemon_sources_set_targets(d);
+	}
 	d->next_rescan_ms = d->now + d->cfg.rescan_ms;
 	return 0;
 }
@@ -602,8 +642,8 @@ static void handle_signals(struct daemon *d)
 	}
 }
 
-enum { FD_SIG, FD_CTL, FD_CLIENT, FD_SRC };
-#define MAX_PFD (2 + CTL_MAX_CLIENTS + SRC_MAX)
+enum { FD_SIG, FD_CTL, FD_CLIENT, FD_SRC, FD_DAMOS };
+#define MAX_PFD (3 + CTL_MAX_CLIENTS + SRC_MAX)
 
 struct loop_fds {
 	struct pollfd pfd[MAX_PFD];
@@ -639,7 +679,9 @@ static void collect_fds(struct daemon *d, struct loop_fds *f, uint64_t *next)
 		if (fd >= 0)
 			add_fd(f, fd, POLLIN, FD_SRC, (int)s);
 	}
-	if (d->next_rescan_ms < *next)
+	if (d->damos)
+		add_fd(f, damos_mode_fd(d->damos), POLLIN, FD_DAMOS, 0);
+	if (uses_targets(d) && d->next_rescan_ms < *next)
 		*next = d->next_rescan_ms;
 	if (d->cfg.prometheus_file[0] && d->next_stats_ms < *next)
 		*next = d->next_stats_ms;
@@ -665,6 +707,9 @@ static void handle_fds(struct daemon *d, const struct loop_fds *f)
 			if (d->src[f->idx[i]].desc)
 				src_poll(d, &d->src[f->idx[i]]);
 			break;
+		case FD_DAMOS:
+			daemon_damos_poll(d);
+			break;
 		}
 	}
 }
@@ -676,11 +721,15 @@ static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 	for (size_t s = 0; s < src_registry_len; s++)
 		if (d->src[s].desc && d->src[s].next_ms <= d->now)
 			src_poll(d, &d->src[s]);
-	if (d->next_rescan_ms <= d->now) {
+	if (uses_targets(d) && d->next_rescan_ms <= d->now) {
 		daemon_rescan(d);
 		d->next_rescan_ms = d->now + d->cfg.rescan_ms;
 	}
-	pl_run(d->pl, d->now, ret_pl_next);
+	/* DAMOS moves the pages: the engine's workers stay idle */
+	if (daemon_is_damos(d))
+		*ret_pl_next = UINT64_MAX;
+	else
+		pl_run(d->pl, d->now, ret_pl_next);
 	chores_run(d, d->now);
 	if (d->cfg.prometheus_file[0] && d->next_stats_ms <= d->now) {
 		stats_write_prometheus(d);

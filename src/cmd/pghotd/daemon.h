@@ -31,6 +31,7 @@
 #include "cmd/pghotd/target_watch.h"
 #include "cmd/pghotd/thp_rescan.h"
 #include "core/pipeline.h"
+#include "linux/damos_mode.h"
 #include "linux/migrator.h"
 #include "linux/source.h"
 #include "linux/targets.h"
@@ -100,6 +101,7 @@ struct daemon {
 	struct machine mach;
 	struct pl *pl;
 	struct daemon_src src[SRC_MAX];
+	struct damos_mode *damos;	/* execution = damos, else NULL */
 	int sigfd, ctl_fd;
 	struct ctl_client ctl[CTL_MAX_CLIENTS];
 	struct ctl_stats ctl_st;
@@ -166,5 +168,26 @@ void daemon_pl_params(const struct pghotd_config *c, struct pl_params *ret);
 extern const struct pl_ops machine_pl_ops;
 /* The pipeline's nodes from the topology (@ret: topo->nr_nodes entries). */
 void machine_pl_nodes(const struct topology *topo, struct pl_node *ret);
+
+/* damos.c: the DAMOS offload mode ([system] execution = damos). open:
+ * the kdamonds (logged on failure); apply: new [damos] settings committed
+ * online (nothing changes on failure, @errbuf says why); poll: a loss of
+ * DAMON stops the daemon with an error. */
+int daemon_damos_open(struct daemon *d);
+void daemon_damos_close(struct daemon *d);
+int daemon_damos_apply(struct daemon *d, const struct pghotd_config *nc, char *errbuf,
+		       size_t errlen);
+void daemon_damos_poll(struct daemon *d);
+/* Whether the running config has the engine idle (execution = damos). */
+static inline bool daemon_is_damos(const struct daemon *d)
+{
+	return d->cfg.execution == PGHOTD_EXEC_DAMOS;
+}
+/* Whether @c tracks target processes: the engine's sources need them, and
+ * DAMOS on vaddr; DAMOS on paddr is system-wide. */
+static inline bool cfg_uses_targets(const struct pghotd_config *c)
+{
+	return c->execution != PGHOTD_EXEC_DAMOS || c->damos.ops == DAMOS_CFG_VADDR;
+}
 
 #endif

@@ -220,8 +220,13 @@ static void check_targets(struct report *r, const struct pghotd_config *c)
 	struct target_id *found = NULL;
 	char msg[1024];
 	size_t n = 0, off;
-	int err = preflight_targets(c, msg, sizeof(msg));
+	int err;
 
+	if (!cfg_uses_targets(c)) {
+		line(r, "targets", 0, "none needed (execution = damos on paddr: system-wide)");
+		return;
+	}
+	err = preflight_targets(c, msg, sizeof(msg));
 	if (!err)
 		err = targets_scan(c->procfs_root, c->sysfs_root, &spec, &found, &n);
 	if (err) {
@@ -269,11 +274,11 @@ static void check_kernel_tiering(struct report *r, const struct pghotd_config *c
 		line(r, "kernel tiering", err, msg);
 		return;
 	}
-	bits = kmovers_conflicts(&k, c->demote_enabled);
+	bits = kmovers_conflicts(&k, coexist_pghot_demotes(c));
 	for (unsigned int b = 1; b & KMOVERS_CONFLICTS; b <<= 1) {
 		if (!(bits & b))
 			continue;
-		kmovers_describe(&k, b, msg, sizeof(msg));
+		coexist_describe(c, &k, b, msg, sizeof(msg));
 		if (c->kernel_tiering == CFG_KERNEL_TIERING_REFUSE)
 			line(r, "kernel tiering", -EBUSY, msg);
 		else
@@ -383,8 +388,10 @@ int check_config(const char *path, const struct overrides *ov)
 	check_targets(&r, c);
 	check_kernel_tiering(&r, c);
 	check_paths(&r, c);
-	printf("%s: not checked: capabilities and the damon source's kdamonds (checked when pghotd starts)\n",
-	       path);
+	printf("%s: not checked: capabilities and %s (checked when pghotd starts)\n", path,
+	       c->execution == PGHOTD_EXEC_DAMOS ?
+		       "what the kernel's DAMON can do for execution = damos (its kdamonds, migrate actions, goals)" :
+		       "the damon source's kdamonds");
 	if (r.failed)
 		printf("%s: cannot start: %d check%s failed\n", path, r.failed,
 		       r.failed == 1 ? "" : "s");

@@ -53,6 +53,9 @@ void daemon_sources_set_targets(struct daemon *d)
 			log_warn("source '%s': cannot set %zu targets: %s, ignoring",
 				 src->desc->name, n, strerror(-err));
 	}
+	if (d->damos && damos_mode_set_targets(d->damos, pids, n))
+		log_warn("execution = damos: more than %d targets, ignoring the change",
+			 DAMOS_MAX_PIDS);
 	free(pids);
 }
 

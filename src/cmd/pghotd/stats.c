@@ -348,7 +348,9 @@ static void snap_take(struct daemon *d, struct snap *s)
 	pl_stats(d->pl, &s->pl);
 	migrator_stats(d->mig, &s->mig);
 	for (size_t i = 0; i < src_registry_len && i < SRC_MAX; i++) {
-		s->src_shown[i] = d->src[i].desc || (d->cfg.sources & (1u << i));
+		/* enabled sources idle with execution = damos: not shown */
+		s->src_shown[i] = d->src[i].desc ||
+				  ((d->cfg.sources & (1u << i)) && !daemon_is_damos(d));
 		if (d->src[i].desc)
 			d->src[i].desc->ops->stats(d->src[i].priv, &s->src[i]);
 		src_add(&s->src[i], &d->src[i].base);	/* earlier opens' */
@@ -492,6 +494,11 @@ int stats_foreach(struct daemon *d, stat_series_fn fn, void *arg)
 
 		if (sd && sd->ops->counters)
 			sd->ops->counters(d->src[i].priv, named_counter, &x);
+	}
+	if (d->damos) {
+		struct named_ctx x = { fn, arg, damos_mode_counter_desc, damos_mode_nr_counters, NULL };
+
+		damos_mode_counters(d->damos, named_counter, &x);
 	}
 	return 0;
 }
@@ -659,9 +666,31 @@ static void doc_row(FILE *f, const struct stat_family *fam, const char *labels)
 		fam->unit[0] ? fam->unit : "-", fam->help);
 }
 
+/* The rows of a source's (or the DAMOS mode's) own counters, "(@whose)". */
+static void doc_named_rows(FILE *f, const struct src_counter *rows, size_t n,
+			   const char *whose)
+{
+	char name[128], help[512];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct src_counter *c = &rows[i];
+		struct stat_family fam = {
+			stats_family_name(name, sizeof(name), c->name, c->gauge),
+			c->gauge, "", c->unit, help, 0,
+		};
+		size_t l = strlen(c->help);
+
+		/* "Samples decoded." -> "Samples decoded (source hwhint)." */
+		if (l && c->help[l - 1] == '.')
+			l--;
+		snprintf(help, sizeof(help), "%.*s (%s).", (int)l, c->help, whose);
+		doc_row(f, &fam, "");
+	}
+}
+
 void stats_write_doc(FILE *f)
 {
-	char name[128];
+	char whose[64];
 
 	fputs("| name | type | labels | unit | meaning |\n|---|---|---|---|---|\n", f);
 	for (size_t k = 0; k < NR_ENTRIES; k++)
@@ -669,24 +698,8 @@ void stats_write_doc(FILE *f)
 	for (size_t k = 0; k < sizeof(target_families) / sizeof(target_families[0]); k++)
 		doc_row(f, &target_families[k].f, "pid, comm (Prometheus file only)");
 	for (size_t s = 0; s < src_registry_len; s++) {
-		const struct src_desc *sd = src_registry[s];
-
-		for (size_t i = 0; i < sd->nr_counters; i++) {
-			const struct src_counter *c = &sd->counters[i];
-			struct stat_family fam = {
-				stats_family_name(name, sizeof(name), c->name, c->gauge),
-				c->gauge, "", c->unit, c->help, 0,
-			};
-			size_t l = strlen(c->help);
-			char help[512];
-
-			/* "Samples decoded." -> "Samples decoded (source hwhint)." */
-			if (l && c->help[l - 1] == '.')
-				l--;
-			snprintf(help, sizeof(help), "%.*s (source %s).", (int)l, c->help,
-				 sd->name);
-			fam.help = help;
-			doc_row(f, &fam, "");
-		}
+		snprintf(whose, sizeof(whose), "source %s", src_registry[s]->name);
+		doc_named_rows(f, src_registry[s]->counters, src_registry[s]->nr_counters, whose);
 	}
+	doc_named_rows(f, damos_mode_counter_desc, damos_mode_nr_counters, "execution = damos");
 }
