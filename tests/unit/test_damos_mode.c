@@ -542,18 +542,22 @@ static void test_reload_retry(void **state)
 	struct fk *k = m->k;
 	struct pghotd_config nc;
 	char b[64], err[1024] = "";
-	int commits;
+	int commits, r;
 
 	assert_int_equal(dm_start(m, ""), 0);
 	commits = k->nr_commit;
 	k->fail_once = "/schemes/0/quotas/bytes";
 	assert_int_equal(dm_config(m, &nc, "promote_MBps = 50\n"), 0);
 	assert_int_equal(daemon_apply(&m->d, &nc, err, sizeof(err)), 0);
-	assert_int_equal(dm_sync(m), -EIO);
+	/* the apply wakes the worker: the failing tick is its own or the
+	 * sync's, and the tick after it writes the plan again */
+	r = dm_sync(m);
+	if (r == -EIO)
+		r = dm_sync(m);
+	assert_int_equal(r, 0);
 	assert_non_null(strstr(logged(), "damos: writing the new settings to the kdamonds failed "
 				       "(Input/output error); trying again in 3600000 ms"));
 	assert_int_equal(counter(m, "damos_errors"), 1);
-	assert_int_equal(dm_sync(m), 0);
 	assert_string_equal(KGET(k, b, S0 "/quotas/bytes"), "52428800");
 	assert_int_equal(k->nr_commit, commits + 2);
 	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
