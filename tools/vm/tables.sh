@@ -12,6 +12,8 @@
 #   summary   the figures that decide (DRAM access share, coverage, cold pages
 #             moved, t90, promoter CPU) for every scenario, one table
 #   details   one table per scenario with every figure and the main counters
+#   goals     pghotd's goals of the test bed (docs/testbed.md, "Goals"), each
+#             against its reference in the same run: met or not
 #   config    when, at which commit and kernel, how many runs, and the
 #             settings each case ran with (pghotd's config file, kernel DAMON's
 #             schemes, NUMA balancing)
@@ -94,6 +96,32 @@ def runs_note: [.scenarios[].cases[].runs] as $r | ($r | min) as $lo | ($r | max
 	if $hi > 1 then "median of \(if $lo == $hi then $hi else "\($lo) to \($hi)" end) runs (min–max)"
 	else "one run" end;
 def cases($sc): $sc.cases | keys_unsorted;
+# pghotd'"'"'s goals: [scenario, goal, figure, kind, "le" or "ge", reference]; a
+# reference is a number or the cases whose best median it is compared with
+def goal_defs: [
+	["promote", "t90 no later than numab2'"'"'s", "t90_s", "time", "le", ["numab2"]],
+	["promote", "cold pages moved up at most 2%", "cold_promoted_fraction", "pct2", "le", 0.02],
+	["promote", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]],
+	["pressure", "hot set on DRAM at least 95%", "hot_coverage", "pct1", "ge", 0.95],
+	["pressure", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]],
+	["kv", "DRAM access share mean at least numab2'"'"'s", "dram_access_share_mean", "pct1", "ge", ["numab2"]],
+	["kv", "hot set on DRAM at the end at least 90%", "hot_coverage", "pct1", "ge", 0.90],
+	["kv", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]],
+	["kv-scatter", "DRAM access share mean at least the better of numab2 and kernel DAMON", "dram_access_share_mean", "pct1", "ge", ["numab2", "damon"]],
+	["kv-scatter", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]]];
+# [reference value or null, its text, whether a reference case ran] of
+# goal $g in scenario $sc
+def goal_ref($sc; $g): if ($g[5] | type) == "number" then [$g[5], ($g[5] | fmt($g[3])), true]
+	else [$g[5][] as $c | $sc.cases[$c] | select(. != null and .failed < .runs)] as $ran |
+		[$ran[] | .median[$g[2]] // null | select(. != null)] as $v |
+		(if ($v | length) == 0 then null elif $g[4] == "ge" then ($v | max) else ($v | min) end) as $r |
+		[$r, "\($r | fmt($g[3])) (\($g[5] | join(", ")))", ($ran | length) > 0] end;
+# "met", "not met", or why it cannot be judged; a t90 of null is "never"
+def goal_verdict($p; $ref; $g): if ($ref[2] | not) then "no reference in this run"
+	elif $p == null and $g[3] != "time" then "no pghotd figure"
+	elif $ref[0] == null then (if $p == null then "not met" else "met" end)
+	elif $p == null then "not met"
+	elif ($g[4] == "le" and $p <= $ref[0]) or ($g[4] == "ge" and $p >= $ref[0]) then "met" else "not met" end;
 def allcases: .meta.cases;
 '
 
@@ -142,6 +170,15 @@ block() {	# NAME RESULTS: one Markdown block
 		(.scenarios | to_entries[] | .key as $n | .value as $sc |
 		 "", "`\($n)`: `pghot bench \($sc.bench)`, THP \($sc.thp)", "",
 		 mdtable($sc; figures($sc) + [main_counters[] | select(. as $r | [$sc.cases[] | .median | getpath($r[1])] | any(. != null))]))
+	elif $name == "goals" then
+		head, "",
+		(["scenario", "goal", "pghotd", "reference", "verdict"] | mdrow),
+		(["---", "---", "---:", "---:", "---"] | mdrow),
+		(. as $R | goal_defs[] as $g | $R.scenarios[$g[0]] as $sc |
+		 select($sc != null and $sc.cases.pghotd != null) |
+		 $sc.cases.pghotd.median[$g[2]] as $p | goal_ref($sc; $g) as $ref |
+		 [$g[0], $g[1], cell($sc.cases.pghotd; [$g[2]]; $g[3]), $ref[1],
+		  goal_verdict($p; $ref; $g)] | mdrow)
 	elif $name == "config" then
 		head, "",
 		(.scenarios | to_entries[] | .key as $n | .value as $sc |
@@ -154,7 +191,7 @@ block() {	# NAME RESULTS: one Markdown block
 			($cf.pghotd_conf | map(select(startswith("pids") | not)) |
 			 reduce .[] as $l ([]; if ($l | startswith("[")) then . + [[$l]] else .[0:-1] + [.[-1] + [$l]] end) |
 			 map(select(length > 1) | "`" + .[0] + " " + (.[1:] | join(", ")) + "`") | join(" ")) else "" end)))
-	else error("unknown block \($name): want summary, details or config") end
+	else error("unknown block \($name): want summary, details, goals or config") end
 	' "$res"
 }
 
