@@ -1215,24 +1215,26 @@ static const struct src_ops damon_ops = {
 };
 
 #define DOFF(f) offsetof(struct damon_cfg, f)
+static const char *const damon_regions_from[] = { "auto", "tracepoint", "sysfs", NULL };
+
 static const struct src_key damon_keys[] = {
 	{ "sample_us", SRC_KEY_UINT, 100, 10000000, "5000", "us",
-	  "DAMON sampling interval.", DOFF(sample_us), true, NULL },
+	  "DAMON sampling interval.", DOFF(sample_us), true, NULL, NULL },
 	{ "aggr_us", SRC_KEY_UINT, 1000, 100000000, "100000", "us",
 	  "DAMON aggregation interval; hot regions are reported once per interval.",
-	  DOFF(aggr_us), true, NULL },
+	  DOFF(aggr_us), true, NULL, NULL },
 	{ "min_nr_regions", SRC_KEY_UINT, 3, 100000, "10", "regions",
 	  "DAMON lower bound of monitoring regions per target.",
-	  DOFF(min_nr_regions), true, NULL },
+	  DOFF(min_nr_regions), true, NULL, NULL },
 	{ "max_nr_regions", SRC_KEY_UINT, 3, 100000, "1000", "regions",
 	  "DAMON upper bound of monitoring regions per target.",
-	  DOFF(max_nr_regions), true, NULL },
+	  DOFF(max_nr_regions), true, NULL, NULL },
 	{ "hot_min_accesses", SRC_KEY_UINT, 1, 1000, "1", "samples",
 	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
-	  DOFF(hot_min_accesses), true, NULL },
+	  DOFF(hot_min_accesses), true, NULL, NULL },
 	{ "regions_from", SRC_KEY_STRING, 0, 0, "auto", "",
 	  "Where DAMON's regions are read: auto (the damon:damon_aggregated tracepoint through perf where tracefs is mounted and pghotd has CAP_PERFMON, else the sysfs tried-regions query, which costs four file reads per region per interval and DAMOS stat schemes), tracepoint (fail without it) or sysfs.",
-	  DOFF(regions_from), true, NULL },
+	  DOFF(regions_from), true, NULL, damon_regions_from },
 };
 #undef DOFF
 

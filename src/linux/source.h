@@ -178,6 +178,8 @@ struct src_key {
 	const char *required;	/* strings: must be set when the source is
 				 * enabled; what to set it to ("FILE, FIFO or
 				 * socket"); NULL: may stay empty */
+	const char *const *words; /* SRC_KEY_STRING: the values allowed,
+				   * NULL-ended; NULL: any text */
 };
 
 /* Two keys that must be in order: value of @lo <= value of @hi (< when

@@ -206,6 +206,8 @@ static const struct bad bads[] = {
 	  "t.conf:3: key 'promote_quota_ms': '200' above quota_reset_ms (100)" },
 	{ "[damos]\ntop_free_goal_bp = 10001\n",
 	  "t.conf:2: key 'top_free_goal_bp': '10001' is out of range: give 0 to 10000" },
+	{ "[damon]\nregions_from = bogus\n",
+	  "t.conf:2: key 'regions_from': 'bogus' is not allowed (give auto, tracepoint or sysfs)" },
 	{ "[demotion]\nrate_limit_MBps = 0\n", "t.conf:2: key 'rate_limit_MBps': '0' is out of range: give 1 to 1048576" },
 	{ "[stats]\ninterval_ms = 5\n", "t.conf:2: key 'interval_ms': '5' is out of range: give 100 to 3600000" },
 	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]: did you mean 'socket'?" },

@@ -38,119 +38,119 @@ static const struct cfg_desc cfg_entries[] = {
 	/* [engine] */
 	{ "engine", "mode", CFG_MODE, 0, 0, "default", "",
 	  "Record format: default (1 byte per page) or precise (4 bytes, keeps the accessing node). Needs a restart.",
-	  OFF(mode), 0, -1, NULL },
+	  OFF(mode), 0, -1, NULL, NULL },
 	{ "engine", "enabled_sources", CFG_SOURCES, 0, 0, "damon", "",
 	  "Hotness sources to run, comma-separated (see their sections below).",
-	  OFF(sources), RT, -1, NULL },
-	{ "engine", "target_nid", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
-	{ "engine", "freq_threshold", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
-	{ "engine", "promote_window_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
-	{ "engine", "promote_rate_limit_MBps", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
-	{ "engine", "sleep_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
-	{ "engine", "batch_nr", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL },
+	  OFF(sources), RT, -1, NULL, NULL },
+	{ "engine", "target_nid", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
+	{ "engine", "freq_threshold", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
+	{ "engine", "promote_window_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
+	{ "engine", "promote_rate_limit_MBps", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
+	{ "engine", "sleep_ms", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
+	{ "engine", "batch_nr", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
 	{ "engine", "lower_tier_nodes", CFG_NODELIST, 0, 0, "", "",
 	  "Nodes to treat as lower tier (e.g. 1,2), overriding the kernel's memory tiers; empty: kernel tiers, else CPU-less nodes. Needs a restart.",
-	  OFF(lower_tier_nodes), 0, -1, NULL },
+	  OFF(lower_tier_nodes), 0, -1, NULL, NULL },
 	/* [targets] */
 	{ "targets", "pids", CFG_PIDLIST, 0, 0, "", "",
-	  "Process ids to manage, space-separated. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(pids), RT, -1, NULL },
+	  "Process ids to manage, space-separated. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(pids), RT, -1, NULL, NULL },
 	{ "targets", "comm", CFG_COMMLIST, 0, 0, "", "",
-	  "Command names (as in /proc/PID/comm) to manage, space-separated, at most 16. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(comm), RT, -1, NULL },
+	  "Command names (as in /proc/PID/comm) to manage, space-separated, at most 16. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(comm), RT, -1, NULL, NULL },
 	{ "targets", "cgroup", CFG_STRING, 0, 0, "", "",
-	  "A cgroup v2 path below <sysfs_root>/fs/cgroup whose processes are managed.", OFF(cgroup), RT, -1, NULL },
+	  "A cgroup v2 path below <sysfs_root>/fs/cgroup whose processes are managed.", OFF(cgroup), RT, -1, NULL, NULL },
 	{ "targets", "min_rss_mb", CFG_UINT, 0, UINT64_C(1) << 30, "0", "MiB",
-	  "Manage every process whose resident set is at least this large; 0: off.", OFF(min_rss_mb), RT, -1, NULL },
+	  "Manage every process whose resident set is at least this large; 0: off.", OFF(min_rss_mb), RT, -1, NULL, NULL },
 	{ "targets", "rescan_ms", CFG_UINT, 100, 3600000, "5000", "ms",
-	  "How often the target processes are looked up again.", OFF(rescan_ms), RT, -1, NULL },
+	  "How often the target processes are looked up again.", OFF(rescan_ms), RT, -1, NULL, NULL },
 	/* the sources' sections go here (cfg_table()) */
 	/* [demotion] */
 	{ "demotion", "enabled", CFG_BOOL, 0, 0, "false", "",
 	  "Demote cold pages of the targets from top-tier nodes short of free memory. Use this or the kernel's reclaim-based demotion (/sys/kernel/mm/numa/demotion_enabled), not both.",
-	  OFF(demote_enabled), RT, -1, NULL },
+	  OFF(demote_enabled), RT, -1, NULL, NULL },
 	{ "demotion", "low_wmark_pct", CFG_UINT, 1, 99, "5", "%",
-	  "Demotion starts when a top-tier node's free memory falls below this share of its size.", OFF(demote_low_wmark_pct), RT, -1, NULL },
+	  "Demotion starts when a top-tier node's free memory falls below this share of its size.", OFF(demote_low_wmark_pct), RT, -1, NULL, NULL },
 	{ "demotion", "high_wmark_pct", CFG_UINT, 1, 99, "10", "%",
-	  "Demotion stops when free memory is back above this share.", OFF(demote_high_wmark_pct), RT, -1, NULL },
+	  "Demotion stops when free memory is back above this share.", OFF(demote_high_wmark_pct), RT, -1, NULL, NULL },
 	{ "demotion", "rate_limit_MBps", CFG_UINT, 1, 1048576, "256", "MB/s",
-	  "Most memory demoted per second.", OFF(demote_rate_limit_MBps), RT, -1, NULL },
+	  "Most memory demoted per second.", OFF(demote_rate_limit_MBps), RT, -1, NULL, NULL },
 	/* [damos] */
 	{ "damos", "operations", CFG_CHOICE, 0, 0, "paddr", "",
 	  "What pghotd's kdamonds monitor with execution = damos: paddr (the physical memory of the lower-tier and top-tier nodes: system-wide, Linux 6.11+) or vaddr (the target processes of [targets], Linux 6.17+). Needs a restart.",
-	  DAMOS(ops), 0, -1, NULL },
+	  DAMOS(ops), 0, -1, NULL, NULL },
 	{ "damos", "sample_us", CFG_UINT, 1, 60000000, "5000", "us",
-	  "DAMON sampling interval of pghotd's kdamonds.", DAMOS(sample_us), RT, -1, NULL },
+	  "DAMON sampling interval of pghotd's kdamonds.", DAMOS(sample_us), RT, -1, NULL, NULL },
 	{ "damos", "aggr_us", CFG_UINT, 1, 600000000, "100000", "us",
 	  "DAMON aggregation interval: nr_accesses counts the samples of one interval that saw an access (0..aggr_us/sample_us).",
-	  DAMOS(aggr_us), RT, -1, NULL },
+	  DAMOS(aggr_us), RT, -1, NULL, NULL },
 	{ "damos", "min_nr_regions", CFG_UINT, 3, 10000000, "10", "",
-	  "Fewest DAMON regions per kdamond.", DAMOS(min_nr_regions), RT, -1, NULL },
+	  "Fewest DAMON regions per kdamond.", DAMOS(min_nr_regions), RT, -1, NULL, NULL },
 	{ "damos", "max_nr_regions", CFG_UINT, 3, 10000000, "1000", "",
 	  "Most DAMON regions per kdamond: bounds the monitoring cost whatever the memory size.",
-	  DAMOS(max_nr_regions), RT, -1, NULL },
+	  DAMOS(max_nr_regions), RT, -1, NULL, NULL },
 	{ "damos", "intervals_goal_bp", CFG_UINT, 0, 10000, "0", "bp",
 	  "Intervals auto-tuning (Linux 6.15+): DAMON scales sample_us and aggr_us to see this share of the most possible access events (1/10000; DAMON suggests 400). 0: off, the intervals stay as set (ages then keep their meaning).",
-	  DAMOS(intervals_goal_bp), RT, -1, NULL },
+	  DAMOS(intervals_goal_bp), RT, -1, NULL, NULL },
 	{ "damos", "apply_interval_ms", CFG_UINT, 0, 3600000, "1000", "ms",
 	  "How often the schemes are applied; 0: every aggregation interval.",
-	  DAMOS(apply_interval_ms), RT, -1, NULL },
+	  DAMOS(apply_interval_ms), RT, -1, NULL, NULL },
 	{ "damos", "quota_reset_ms", CFG_UINT, 10, 3600000, "1000", "ms",
 	  "The quota window of both schemes: the quotas are per window, and DAMON tunes the effective quota toward the goals once a window (by at most a factor of two; from nothing at start), when the schemes are applied (apply_interval_ms).",
-	  DAMOS(quota_reset_ms), RT, -1, NULL },
+	  DAMOS(quota_reset_ms), RT, -1, NULL, NULL },
 	{ "damos", "feed_interval_ms", CFG_UINT, 100, 3600000, "1000", "ms",
 	  "How often pghotd measures the top-tier node, feeds it to the goals (before Linux 6.16, which measures it itself) and reads the schemes' stats.",
-	  DAMOS(feed_interval_ms), RT, -1, NULL },
+	  DAMOS(feed_interval_ms), RT, -1, NULL, NULL },
 	{ "damos", "promote_MBps", CFG_UINT, 0, 1048576, "200", "MiB/s",
 	  "Size quota of migrate_hot (lower tier to top tier); the goal tunes the effective quota below it. 0: no promotion.",
-	  DAMOS(promote_MBps), RT, -1, NULL },
+	  DAMOS(promote_MBps), RT, -1, NULL, NULL },
 	{ "damos", "promote_quota_ms", CFG_UINT, 0, 3600000, "0", "ms",
 	  "Time quota of migrate_hot: the kdamond's CPU time per quota window; 0: none.",
-	  DAMOS(promote_quota_ms), RT, -1, NULL },
+	  DAMOS(promote_quota_ms), RT, -1, NULL, NULL },
 	{ "damos", "demote_MBps", CFG_UINT, 0, 1048576, "200", "MiB/s",
 	  "Size quota of migrate_cold (top tier to the nearest lower-tier node). 0: no demotion.",
-	  DAMOS(demote_MBps), RT, -1, NULL },
+	  DAMOS(demote_MBps), RT, -1, NULL, NULL },
 	{ "damos", "demote_quota_ms", CFG_UINT, 0, 3600000, "0", "ms",
-	  "Time quota of migrate_cold per quota window; 0: none.", DAMOS(demote_quota_ms), RT, -1, NULL },
+	  "Time quota of migrate_cold per quota window; 0: none.", DAMOS(demote_quota_ms), RT, -1, NULL, NULL },
 	{ "damos", "hot_min_access_pct", CFG_UINT, 1, 100, "5", "%",
 	  "A lower-tier region is hot (promoted) when at least this share of an aggregation interval's samples saw an access (rounded up to one sample).",
-	  DAMOS(hot_min_access_pct), RT, -1, NULL },
+	  DAMOS(hot_min_access_pct), RT, -1, NULL, NULL },
 	{ "damos", "hot_min_age_ms", CFG_UINT, 0, 86400000, "0", "ms",
 	  "... and its access pattern has stayed for this long (in aggregation intervals of aggr_us).",
-	  DAMOS(hot_min_age_ms), RT, -1, NULL },
+	  DAMOS(hot_min_age_ms), RT, -1, NULL, NULL },
 	{ "damos", "cold_max_access_pct", CFG_UINT, 0, 99, "0", "%",
 	  "A top-tier region is cold (demoted) when at most this share of the samples saw an access; below hot_min_access_pct.",
-	  DAMOS(cold_max_access_pct), RT, -1, NULL },
+	  DAMOS(cold_max_access_pct), RT, -1, NULL, NULL },
 	{ "damos", "cold_min_age_ms", CFG_UINT, 0, 86400000, "5000", "ms",
-	  "... for at least this long.", DAMOS(cold_min_age_ms), RT, -1, NULL },
+	  "... for at least this long.", DAMOS(cold_min_age_ms), RT, -1, NULL, NULL },
 	{ "damos", "young_filter", CFG_BOOL, 0, 0, "true", "",
 	  "Check each page's Accessed bit before migrating (Linux 6.10+): promotion moves only pages accessed since the last check, demotion none of them.",
-	  DAMOS(young_filter), RT, -1, NULL },
+	  DAMOS(young_filter), RT, -1, NULL, NULL },
 	{ "damos", "top_used_goal_bp", CFG_UINT, 0, 10000, "9970", "bp",
 	  "Promotion goal: the top-tier node ([engine] target_nid) used up to this share (1/10000); DAMON tunes the promotion quota toward it. 0: no goal.",
-	  DAMOS(top_used_goal_bp), RT, -1, NULL },
+	  DAMOS(top_used_goal_bp), RT, -1, NULL, NULL },
 	{ "damos", "top_free_goal_bp", CFG_UINT, 0, 10000, "50", "bp",
 	  "Demotion goal: keep this share of the top-tier node free. Goals that add up to more than 10000 leave a band where both schemes run, so that cold pages make room for hot ones (the kernel sample mtier.c uses 9970 and 50). 0: no goal.",
-	  DAMOS(top_free_goal_bp), RT, -1, NULL },
+	  DAMOS(top_free_goal_bp), RT, -1, NULL, NULL },
 	/* [stats] */
 	{ "stats", "socket", CFG_STRING, 0, 0, "/run/pghot/pghotd.sock", "",
-	  "Control socket of `pghot stat` and `pghot ctl`. Needs a restart.", OFF(socket), PATH, -1, NULL },
+	  "Control socket of `pghot stat` and `pghot ctl`. Needs a restart.", OFF(socket), PATH, -1, NULL, NULL },
 	{ "stats", "prometheus_file", CFG_STRING, 0, 0, "", "",
 	  "Prometheus text file for node_exporter's textfile collector, rewritten every interval; empty: off.",
-	  OFF(prometheus_file), RT | PATH, -1, NULL },
+	  OFF(prometheus_file), RT | PATH, -1, NULL, NULL },
 	{ "stats", "interval_ms", CFG_UINT, 100, 3600000, "1000", "ms",
-	  "How often the Prometheus file is written.", OFF(stats_interval_ms), RT, -1, NULL },
+	  "How often the Prometheus file is written.", OFF(stats_interval_ms), RT, -1, NULL, NULL },
 	/* [system] */
 	{ "system", "sysfs_root", CFG_STRING, 0, 0, "/sys", "",
-	  "Where sysfs is mounted (a fake tree in tests). Needs a restart.", OFF(sysfs_root), PATH, -1, NULL },
+	  "Where sysfs is mounted (a fake tree in tests). Needs a restart.", OFF(sysfs_root), PATH, -1, NULL, NULL },
 	{ "system", "procfs_root", CFG_STRING, 0, 0, "/proc", "",
-	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH, -1, NULL },
+	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH, -1, NULL, NULL },
 	{ "system", "run_dir", CFG_STRING, 0, 0, "/run/pghot", "",
-	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH, -1, NULL },
+	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH, -1, NULL, NULL },
 	{ "system", "execution", CFG_CHOICE, 0, 0, "engine", "",
 	  "Who moves pages: engine (pghotd's sources, engine and workers, with move_pages) or damos (the kernel: pghotd programs its own kdamonds with DAMOS migrate_hot and migrate_cold, see [damos]; the engine, the sources and [demotion] stay idle). Needs a restart.",
-	  OFF(execution), 0, -1, NULL },
+	  OFF(execution), 0, -1, NULL, NULL },
 	{ "system", "kernel_tiering", CFG_CHOICE, 0, 0, "warn", "",
 	  "What to do when the kernel moves pages between tiers too: kernel.numa_balancing not 0 (mode 2 promotes hot lower-tier pages, mode 1 moves pages towards the CPUs that touch them), or /sys/kernel/mm/numa/demotion_enabled true while [demotion] enabled is true. Both knobs are read at start and every 2 s; pghotd never writes them. warn: log a warning naming the knob, at start and when it changes. refuse: do not start, and stop (exit 1) when one is turned on later.",
-	  OFF(kernel_tiering), RT, -1, NULL },
+	  OFF(kernel_tiering), RT, -1, NULL, NULL },
 };
 #undef RT
 #undef PATH
@@ -188,6 +188,7 @@ static void add_source_keys(size_t idx)
 				 (key->required ? CFG_F_REQUIRED : 0),
 			.src = (int)idx,
 			.required = key->required,
+			.words = key->words,
 		};
 	}
 }
@@ -269,7 +270,16 @@ static const char *desc_help(const struct cfg_desc *d)
 	return d->help ? d->help : "";
 }
 
-/* The words of a CFG_CHOICE key, NULL-ended, in the order of its enum. */
+static bool word_in(const char *const *words, const char *value)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (!strcmp(words[i], value))
+			return true;
+	return false;
+}
+
+/* The words of a CFG_CHOICE key, NULL-ended, in the order of its enum (or
+ * those a string key allows). */
 static const char *const *choices_of(const struct cfg_desc *d)
 {
 	static const char *const kernel_tiering[] = {
@@ -289,6 +299,8 @@ static const char *const *choices_of(const struct cfg_desc *d)
 	};
 	static const char *const none[] = { NULL };
 
+	if (d->words)
+		return d->words;
 	if (!strcmp(d->name, "kernel_tiering"))
 		return kernel_tiering;
 	if (!strcmp(d->name, "execution"))
@@ -413,6 +425,12 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 	case CFG_COMMLIST:
 		snprintf(buf, len, "command names of up to 15 characters, space-separated");
 		break;
+	case CFG_STRING:
+		if (!d->words) {
+			snprintf(buf, len, d->flags & CFG_F_PATH ? "absolute path" : "text");
+			break;
+		}
+		__attribute__((fallthrough));	/* a string of a few words */
 	case CFG_CHOICE: {
 		size_t off = 0;
 
@@ -698,6 +716,9 @@ static int set_value(struct pghotd_config *c, const char *section,
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': value has a control character",
 					    d->name);
+		if (d->words && !word_in(d->words, value))
+			return reject_word(c, line, d, value, d->words, "allowed", "",
+					   errbuf, errlen);
 		snprintf(f, CFG_PATH_LEN, "%s", value);
 		return 0;
 	case CFG_MODE:

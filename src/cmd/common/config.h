@@ -119,6 +119,8 @@ struct cfg_desc {
 	int src;		/* src_registry[] index of a source's key,
 				 * -1 for the daemon's own */
 	const char *required;	/* CFG_F_REQUIRED: what to set it to */
+	const char *const *words; /* CFG_STRING: the values allowed,
+				   * NULL-ended; NULL: any text */
 };
 
 /* The table: the daemon's keys with every registered source's keys in a
