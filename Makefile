@@ -208,6 +208,9 @@ demo-all:
 	tools/vm/demo.sh --repeat $(REPEAT) --all
 tables:
 	tools/vm/tables.sh --update README.md docs/testbed.md
+	@# its figures without the timelines and per-run counters, for scripts/sim-tables
+	jq -c 'del(.scenarios[].cases[].repeats[] | .timeline, .pghotd, .vmstat, .damon)' \
+		build/demo/results.json > docs/testbed-results.json
 
 # The man page generated from the config table, and the counter table of
 # docs/counters.md from the code's (both checked by make check).
