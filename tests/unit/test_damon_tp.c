@@ -21,21 +21,9 @@
 
 #include "damon_tp_fake.h"
 #include "linux/damon_tp.h"
+#include "tmpdir_fixture.h"
 
-static char dir[] = "/tmp/pghot-damon-tp-XXXXXX";
-
-static int setup(void **state)
-{
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
+TMPDIR_FIXTURE("damon-tp")
 
 static void fmt_612(struct damon_tp_fmt *f)
 {

@@ -24,6 +24,7 @@
 
 #include "linux/mempolicy.h"
 #include "linux/pagemap.h"
+#include "tmpdir_fixture.h"
 
 #define KPF(b) (UINT64_C(1) << (b))
 #define HEAD (KPF(KPF_THP) | KPF(KPF_COMPOUND_HEAD))
@@ -242,20 +243,7 @@ static void test_kpf_folio(void **state)
 
 /* ---- pagemap over fake files --------------------------------------------- */
 
-static char dir[] = "/tmp/pghot-pagemap-XXXXXX";
-
-static int setup(void **state)
-{
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
+TMPDIR_FIXTURE("pagemap")
 
 /* Write 64-bit word @v at index @idx of <dir>/@rel (sparse). */
 static void put_word(const char *rel, uint64_t idx, uint64_t v)

@@ -26,21 +26,9 @@
 #include "linux/smaps.h"
 #include "linux/sysfs_io.h"
 #include "linux/targets.h"
+#include "tmpdir_fixture.h"
 
-static char dir[] = "/tmp/pghot-procfs-XXXXXX";
-
-static int setup(void **state)
-{
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
+TMPDIR_FIXTURE("procfs")
 
 static void write_file(const char *rel, const char *text)
 {

@@ -12,21 +12,9 @@
 #include <string.h>
 
 #include "linux/topology.h"
+#include "tmpdir_fixture.h"
 
-static char dir[] = "/tmp/pghot-topo-XXXXXX";
-
-static int setup(void **state)
-{
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
+TMPDIR_FIXTURE("topo")
 
 static void load(const char *machine, const char *lower, struct topology *t)
 {

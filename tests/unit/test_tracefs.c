@@ -13,21 +13,9 @@
 
 #include "damon_tp_fake.h"
 #include "linux/tracefs.h"
+#include "tmpdir_fixture.h"
 
-static char dir[] = "/tmp/pghot-tracefs-XXXXXX";
-
-static int setup(void **state)
-{
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
+TMPDIR_FIXTURE("tracefs")
 
 /* A fresh sysfs root below the temporary folder. */
 static void root(char *buf, size_t len, const char *name)
