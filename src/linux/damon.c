@@ -1203,8 +1203,33 @@ void damon_src_set_busy_wait(void *priv, unsigned int us)
 	pthread_mutex_unlock(&s->io_lock);
 }
 
+/* The DAMON sysfs interface is there (the rest needs a kdamond to learn). */
+static int damon_check(const struct src_env *env, const void *config, char *msg,
+		       size_t len)
+{
+	return damon_sysfs_check(env->sysfs_root, "use the feed source instead", msg, len);
+}
+
+int damon_sysfs_check(const char *sysfs_root, const char *instead, char *msg,
+		      size_t len)
+{
+	char admin[PATH_MAX];
+
+	snprintf(admin, sizeof(admin), "%s/kernel/mm/damon/admin",
+		 sysfs_root ? sysfs_root : "/sys");
+	if (!sysfs_is_dir(admin)) {
+		snprintf(msg, len,
+			 "kernel has no DAMON sysfs interface (%s missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+); %s",
+			 admin, instead);
+		return -ENOENT;
+	}
+	snprintf(msg, len, "DAMON sysfs at %s", admin);
+	return 0;
+}
+
 static const struct src_ops damon_ops = {
 	.open = damon_open,
+	.check = damon_check,
 	.set_targets = damon_set_targets,
 	.fd = damon_fd,
 	.interval_ms = damon_interval_ms,

@@ -346,28 +346,51 @@ static void load_nodes(struct hwhint *h, const char *sysfs_root,
 
 /* ---- open / close ----------------------------------------------------------- */
 
-static int plan_events(struct hwhint *h, const char *sysfs_root, char *errbuf,
-		       size_t errlen)
+/* The PMU and events @cfg asks for, as far as sysfs tells (read only). */
+static int plan_pmu(const struct hwhint_cfg *cfg, const char *sysfs_root,
+		    struct pmu_plan *ret, char *errbuf, size_t errlen)
 {
 	struct pmu_want w = {
-		.pmu = h->cfg.pmu, .ldlat = (unsigned int)h->cfg.ldlat,
-		.l3miss_only = h->cfg.l3miss_only, .stores = h->cfg.stores,
+		.pmu = cfg->pmu, .ldlat = (unsigned int)cfg->ldlat,
+		.l3miss_only = cfg->l3miss_only, .stores = cfg->stores,
 	};
 	int err;
 
-	if (h->cfg.ldlat > 65535) {
+	if (cfg->ldlat > 65535) {
 		snprintf(errbuf, errlen, "[hwhint] ldlat = %llu: at most 65535 cycles",
-			 (unsigned long long)h->cfg.ldlat);
+			 (unsigned long long)cfg->ldlat);
 		return -EINVAL;
 	}
-	if ((err = pmu_plan(sysfs_root, &w, &h->plan, errbuf, errlen)))
+	if ((err = pmu_plan(sysfs_root, &w, ret, errbuf, errlen)))
 		return err;
-	if (h->plan.aux_area) {
+	if (ret->aux_area) {
 		snprintf(errbuf, errlen,
 			 "Arm SPE found (%s), but its samples are packets in the perf AUX area, which pghotd does not decode yet: record with `perf mem record` and replay `perf script -F pid,tid,cpu,time,event,addr,data_src,phys_addr` through the feed source, or use the damon source",
-			 h->plan.pmu_name);
+			 ret->pmu_name);
 		return -EOPNOTSUPP;
 	}
+	return 0;
+}
+
+int hwhint_check(const struct hwhint_cfg *cfg, const char *sysfs_root, char *msg,
+		 size_t len)
+{
+	struct pmu_plan plan;
+	int err = hwhint_cfg_check(cfg, msg, len);
+
+	err = err ?: plan_pmu(cfg, sysfs_root ? sysfs_root : "/sys", &plan, msg, len);
+	if (!err)
+		snprintf(msg, len, "PMU %s", plan.pmu_name);
+	return err;
+}
+
+static int plan_events(struct hwhint *h, const char *sysfs_root, char *errbuf,
+		       size_t errlen)
+{
+	int err;
+
+	if ((err = plan_pmu(&h->cfg, sysfs_root, &h->plan, errbuf, errlen)))
+		return err;
 	h->fmt.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
 			     PERF_SAMPLE_CPU | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
 	/* IBS: DcMissLat, PEBS: load latency (one u64, Linux 3.10+) */

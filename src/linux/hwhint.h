@@ -80,6 +80,18 @@ void hwhint_cfg_default(struct hwhint_cfg *c);
  */
 int hwhint_cfg_check(const struct hwhint_cfg *c, char *errbuf, size_t errlen);
 
+/**
+ * hwhint_check() - what hwhint_open() would refuse before it opens any
+ * event: the cross-key checks and the PMU @cfg names (or the best one for
+ * "auto") under <@sysfs_root>/bus/event_source/devices. Read only (pghotd
+ * --check-config).
+ * @msg/@len: the PMU found ("PMU ibs_op"), or what is wrong and what to do.
+ * Return: 0, or the errors of hwhint_cfg_check() and pmu_plan(),
+ * -EOPNOTSUPP for Arm SPE (not decoded yet).
+ */
+int hwhint_check(const struct hwhint_cfg *cfg, const char *sysfs_root, char *msg,
+		 size_t len);
+
 /* Counters (cumulative). The first five as the kernel's IBS memory profiler
  * counts them: total = samples decoded; useful = samples with a user data
  * address and a physical address, of a target process; dropped = useful

@@ -97,6 +97,11 @@ const char *migrator_name(const struct migrator *m)
 	return names[m->kind];
 }
 
+int migrator_fake_node(const struct migrator *m)
+{
+	return m->kind == MIG_FAKE ? m->fake_nid : -1;
+}
+
 bool migrator_is_real(const struct migrator *m)
 {
 	return m->kind != MIG_FAKE;

@@ -90,6 +90,10 @@ void migrator_close(struct migrator *m);
 /** migrator_name() - the backend's name ("move_pages"). */
 const char *migrator_name(const struct migrator *m);
 
+/** migrator_fake_node() - fake:N's N, the node every page starts on; -1
+ * for the other backends. */
+int migrator_fake_node(const struct migrator *m);
+
 /** migrator_is_real() - whether the backend calls move_pages (so pghotd
  * needs CAP_SYS_NICE). */
 bool migrator_is_real(const struct migrator *m);

@@ -306,7 +306,7 @@ static int choose(const char *root, const char *want, struct pmu *ret,
 		*ret_kind = best;
 		err = 0;
 	} else if (!by_kind) {
-		snprintf(errbuf, errlen, "no PMU named '%s' under %s/" DEVICES " (present: %s)",
+		snprintf(errbuf, errlen, "no PMU named '%s' under %s/" DEVICES " (present: %s): set [hwhint] pmu = auto, or one of those names",
 			 want, root, list[0] ? list : "none");
 	} else {
 		snprintf(errbuf, errlen,

@@ -114,6 +114,16 @@ struct src_ops {
 	int (*open)(const struct src_env *env, const void *cfg, void **ret_priv,
 		    char *errbuf, size_t errlen);
 	/**
+	 * check() - what open() would find missing in the kernel's
+	 * interfaces, read only (pghotd --check-config): no kdamond, no perf
+	 * event, nothing written. May be NULL (nothing to check before open).
+	 * @msg/@len: on success what was found ("DAMON sysfs at ..."), on
+	 * failure what is wrong and what to do, as open() says it.
+	 * Return: 0 or a negative errno.
+	 */
+	int (*check)(const struct src_env *env, const void *cfg, char *msg,
+		     size_t len);
+	/**
 	 * set_targets() - the processes to observe now (the full set; pids
 	 * not in it are dropped). Sources that do not filter by pid ignore it.
 	 * Return: 0 or a negative errno.

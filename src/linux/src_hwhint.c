@@ -51,6 +51,11 @@ static int hw_open(const struct src_env *env, const void *cfg, void **ret_priv,
 	return 0;
 }
 
+static int hw_check(const struct src_env *env, const void *cfg, char *msg, size_t len)
+{
+	return hwhint_check(cfg, env->sysfs_root, msg, len);
+}
+
 static int hw_set_targets(void *priv, const pid_t *pids, size_t n)
 {
 	struct src_hw *s = priv;
@@ -197,6 +202,7 @@ static void hw_close(void *priv)
 
 static const struct src_ops hw_ops = {
 	.open = hw_open,
+	.check = hw_check,
 	.set_targets = hw_set_targets,
 	.fd = hw_fd,
 	.interval_ms = hw_interval_ms,

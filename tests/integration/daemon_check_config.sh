@@ -103,3 +103,24 @@ mkdir -p "$T/other"
 out=$("$PGHOTD" --check-config "$C" --sysfs-root "$T/other/sys" 2>&1) && fail "1node tree: ok"
 echo "$out" | grep -qF "$C: topology: error: " || fail "--sysfs-root not used: $out"
 ok "--check-config honours --sysfs-root"
+
+# what the enabled sources (or execution = damos) need of the kernel, read
+# only: the fake tree has no DAMON and no sampling PMU
+mkdir -p "$T/proc/4242" && echo "4242 (worker) S 1 4242 4242 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0" > "$T/proc/4242/stat"
+config "[engine]" "enabled_sources = damon" "[targets]" "pids = 4242"
+out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "damon without DAMON: ok"
+echo "$out" | grep -qxF "$C: source 'damon': error: kernel has no DAMON sysfs interface ($T/sys/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+); use the feed source instead" ||
+	fail "damon line: $out"
+config "[engine]" "enabled_sources = hwhint" "[hwhint]" "pmu = nonsense" "[targets]" "pids = 4242"
+out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "a PMU that is not there: ok"
+echo "$out" | grep -qF "$C: source 'hwhint': error: no PMU named 'nonsense' under $T/sys/bus/event_source/devices" ||
+	fail "hwhint line: $out"
+config "[system]" "execution = damos" "[targets]" "pids = 4242"
+out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "execution = damos without DAMON: ok"
+echo "$out" | grep -qxF "$C: execution = damos: error: kernel has no DAMON sysfs interface ($T/sys/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+); set [system] execution = engine" ||
+	fail "damos line: $out"
+config "[engine]" "enabled_sources =" "[targets]" "pids = 4242"
+out=$("$PGHOTD" --check-config "$C" 2>&1)
+echo "$out" | grep -qxF "$C: warning: enabled_sources is empty: nothing will be promoted; set [engine] enabled_sources = damon" ||
+	fail "empty sources: $out"
+ok "--check-config: each enabled source's kernel interface, execution = damos's DAMON, no source at all"

@@ -120,3 +120,13 @@ wait_log "warning: lower_tier_nodes: node 1 has CPUs (2-3): it is not CPU-less (
 grep -qF "node 2 has CPUs" "$T/log" && fail "CPU-less node 2 warned about"
 stop
 ok "a lower-tier node with CPUs: a warning"
+
+# --migrator fake:N (a test aid: every page starts on node N) names a node
+# of this machine
+machine 2node-tiers
+proc 4242 worker 1024
+config "[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=fake:7 --once-ms 200 2>&1) && fail "fake:7 on a 2-node machine started"
+echo "$out" | grep -qF "error: --migrator fake:7: this machine has no node 7: name one of its nodes (see \`pghot topology\`)" ||
+	fail "fake:7: $out"
+ok "--migrator fake:N with a node the machine does not have is refused"

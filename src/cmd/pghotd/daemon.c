@@ -219,8 +219,15 @@ static int load_topology(struct daemon *d)
 	char err[1024];
 	int ret = preflight_topology(&d->cfg, &d->topo, err, sizeof(err), log_cb,
 				     NULL);
+	int fake = migrator_fake_node(d->mig);
 
-	return ret ? log_ret(ret, LOG_ERR, "%s", err) : 0;
+	if (ret)
+		return log_ret(ret, LOG_ERR, "%s", err);
+	if (fake >= 0 && !topology_node(&d->topo, fake))
+		return log_ret(-EINVAL, LOG_ERR,
+			       "--migrator fake:%d: this machine has no node %d: name one of its nodes (see `pghot topology`)",
+			       fake, fake);
+	return 0;
 }
 
 /* The pipeline, over the migrator backend. */

@@ -12,6 +12,7 @@
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 #include "cmd/pghotd/preflight.h"
+#include "linux/damon.h"
 #include "linux/kernel_movers.h"
 
 /* The nodes of @t for which @pick is true, as a node list. */
@@ -370,6 +371,36 @@ static void check_paths(struct report *r, const struct pghotd_config *c)
 	line(r, "paths", err, err ? bad : ok[0] ? ok : "none");
 }
 
+/* What each enabled source (or execution = damos) needs of the kernel, read
+ * only; what only a kdamond or a perf event can tell waits for the start. */
+static void check_sources(struct report *r, const struct pghotd_config *c)
+{
+	struct src_env env = { .sysfs_root = c->sysfs_root, .procfs_root = c->procfs_root };
+	char what[64], msg[1024];
+	int err;
+
+	if (c->execution == PGHOTD_EXEC_DAMOS) {
+		err = damon_sysfs_check(c->sysfs_root, "set [system] execution = engine", msg,
+					sizeof(msg));
+		line(r, "execution = damos", err, msg);
+		return;
+	}
+	if (!c->sources) {
+		printf("%s: warning: enabled_sources is empty: nothing will be promoted; set [engine] enabled_sources = damon\n",
+		       r->path);
+		return;
+	}
+	for (size_t i = 0; i < src_registry_len; i++) {
+		const struct src_desc *sd = src_registry[i];
+
+		if (!(c->sources & (1u << i)) || !sd->ops->check)
+			continue;
+		snprintf(what, sizeof(what), "source '%s'", sd->name);
+		err = sd->ops->check(&env, cfg_src(c, i), msg, sizeof(msg));
+		line(r, what, err, msg);
+	}
+}
+
 int check_config(const char *path, const struct overrides *ov)
 {
 	struct pghotd_config *c = malloc(sizeof(*c));
@@ -388,6 +419,7 @@ int check_config(const char *path, const struct overrides *ov)
 	check_targets(&r, c);
 	check_kernel_tiering(&r, c);
 	check_paths(&r, c);
+	check_sources(&r, c);
 	printf("%s: not checked: capabilities and %s (checked when pghotd starts)\n", path,
 	       c->execution == PGHOTD_EXEC_DAMOS ?
 		       "what the kernel's DAMON can do for execution = damos (its kdamonds, migrate actions, goals)" :
