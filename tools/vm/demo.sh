@@ -71,6 +71,8 @@ done
 echo "wall_s=$(($(date +%s) - start))" >> "$OUT/run.env"
 "$ROOT/tools/vm/report.sh" "$OUT" $SCEN
 "$ROOT/tools/vm/tables.sh" --text "$OUT/results.json" $SCEN | tee "$OUT/tables.txt"
+{ echo; echo "pghotd's goals, each against its reference in this run (docs/testbed.md, \"Goals\"):"
+  "$ROOT/tools/vm/tables.sh" --block goals "$OUT/results.json" | tail -n +3; } | tee -a "$OUT/tables.txt"
 "$ROOT/tools/vm/plots.sh" "$OUT/results.json" "$OUT" $SCEN
 echo "demo: $(($(date +%s) - start)) s, $failed case run(s) failed; logs in $OUT" >&2
 [ $failed -eq 0 ]
