@@ -67,13 +67,13 @@ done
 bad "^pghot bench: error: --size: '18446744073709551616' is out of range: give 1 to 1048576" micro --node 0 -s 18446744073709551616
 bad "--size: '1048577' is out of range: give 1 to 1048576" micro --node 0 -s 1048577
 bad "--size: '0' is out of range: give 1 to 1048576" micro --node 0 -s 0
-bad "--size: '-1' is not a number" micro --node 0 -s -1
-bad "--size: ' -1' is not a number" micro --node 0 -s ' -1'
+bad "--size: '-1' is out of range: give 1 to 1048576" micro --node 0 -s -1
+bad "--size: ' -1' is out of range" micro --node 0 -s ' -1'
 bad "--size: '12abc' is not a number" micro --node 0 -s 12abc
 bad "^pghot bench: error: --threads: '1000' is out of range: give 1 to 256" micro --node 0 -t 1000
 bad "--threads: '4294967297' is out of range: give 1 to 256" micro --node 0 -t 4294967297
 bad "--threads: '0' is out of range: give 1 to 256" micro --node 0 --threads 0
-bad "--accesses: ' -5' is not a number" micro --node 0 -n ' -5'
+bad "--accesses: ' -5' is out of range" micro --node 0 -n ' -5'
 bad "--interval-ms: '1' is out of range: give 10 to 3600000" micro --node 0 --interval-ms 1
 bad "--interval-ms: '4294967306' is out of range: give 10 to 3600000" micro --node 0 --interval-ms 4294967306
 bad "--lat-every: '0' is out of range: give 1 to 1000000" micro --node 0 --lat-every 0
