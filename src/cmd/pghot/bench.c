@@ -727,6 +727,9 @@ int cmd_bench(int argc, char **argv)
 	struct bench_run run = { .o = &o };
 	const char *wl;
 	bool node_set = false, fast_node_set = false;
+	/* the option of the other distribution, kept to refuse it: given to
+	 * the wrong one it would be ignored and the run not what was asked */
+	const char *uniform_opt = NULL, *zipf_opt = NULL;
 	uint64_t v = 0;
 	int c;
 
@@ -819,9 +822,18 @@ int cmd_bench(int argc, char **argv)
 				bad = 1;
 			}
 			break;
-		case OPT_HOT_FRAC: bad = opt_double("--hot-frac", optarg, 0, false, 1, true, &o.hot_frac); break;
-		case OPT_THETA: bad = opt_double("--theta", optarg, 0, false, 1, false, &o.theta); break;
-		case OPT_HOT_MASS: bad = opt_double("--hot-mass", optarg, 0, false, 1, true, &o.hot_mass); break;
+		case OPT_HOT_FRAC:
+			bad = opt_double("--hot-frac", optarg, 0, false, 1, true, &o.hot_frac);
+			uniform_opt = "--hot-frac";
+			break;
+		case OPT_THETA:
+			bad = opt_double("--theta", optarg, 0, false, 1, false, &o.theta);
+			zipf_opt = "--theta";
+			break;
+		case OPT_HOT_MASS:
+			bad = opt_double("--hot-mass", optarg, 0, false, 1, true, &o.hot_mass);
+			zipf_opt = "--hot-mass";
+			break;
 		case OPT_SCATTER: o.scatter = true; break;
 		default:
 			return 2;
@@ -843,6 +855,16 @@ int cmd_bench(int argc, char **argv)
 		log_err("--keys %llu x --value-size %zu = %llu MiB of values, more than %llu MiB",
 			(unsigned long long)o.keys, o.value_bytes,
 			(unsigned long long)(o.keys * o.value_bytes >> 20), MAX_MIB);
+		return 2;
+	}
+	if (!o.zipf && zipf_opt) {
+		log_err("%s is an option of --dist zipf, and the GETs are uniform: give --dist zipf, or drop %s (%s)",
+			zipf_opt, zipf_opt, HINT);
+		return 2;
+	}
+	if (o.zipf && uniform_opt) {
+		log_err("%s is an option of --dist uniform, and the GETs are zipf: give --dist uniform, or drop %s (%s)",
+			uniform_opt, uniform_opt, HINT);
 		return 2;
 	}
 	if (check_node("--node", o.node, !node_set))
