@@ -57,6 +57,8 @@ bad "--duration: '1e-300' is out of range" micro --node 0 -d 1e-300
 bad "--duration: '18446744073' is out of range" micro --node 0 -d 18446744073
 bad "--duration: '604801' is out of range" micro --node 0 --duration 604801
 bad "--hot-frac: '0.5x' is not a number" kv --node 0 --hot-frac 0.5x
+# a filler larger than its node: refused saying how much the node has
+bad "^pghot bench: error: --filler: '999999' is out of range: node 0 has [0-9]+ MiB \\([0-9]+ MiB free\\): give less, or --filler-leave MIB" micro --node 0 --filler 999999
 # an option of the other distribution would be ignored: refused
 bad "^pghot bench: error: --hot-mass is an option of --dist zipf, and the GETs are uniform: give --dist zipf, or drop --hot-mass \\(see 'pghot help bench'\\)$" kv --node 0 --dist uniform --hot-mass 0.5
 bad "^pghot bench: error: --theta is an option of --dist zipf" kv --node 0 --theta 0.5

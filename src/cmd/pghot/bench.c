@@ -136,8 +136,9 @@ int bench_area_alloc(struct bench_run *run, size_t bytes)
 	return 0;
 }
 
-/* Free memory of a node in KiB, from its sysfs meminfo; -1 if unknown. */
-static long node_free_kb(int node)
+/* The @key ("MemFree:") of a node in KiB, from its sysfs meminfo; -1 if
+ * unknown. */
+static long node_mem_kb(int node, const char *key)
 {
 	char path[96], line[256];
 	long kb = -1;
@@ -148,12 +149,17 @@ static long node_free_kb(int node)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "MemFree:")) {
-			sscanf(strstr(line, "MemFree:") + 8, "%ld", &kb);
+		if (strstr(line, key)) {
+			sscanf(strstr(line, key) + strlen(key), "%ld", &kb);
 			break;
 		}
 	fclose(f);
 	return kb;
+}
+
+static long node_free_kb(int node)
+{
+	return node_mem_kb(node, "MemFree:");
 }
 
 static int nr_nodes(void)
@@ -872,5 +878,17 @@ int cmd_bench(int argc, char **argv)
 	if ((o.dram_pct > 0 || o.filler_bytes || o.filler_leave_mib >= 0) &&
 	    check_node("--fast-node", o.fast_node, !fast_node_set))
 		return 2;
+	/* a filler larger than its node fails in mmap or in the OOM killer,
+	 * neither of which says what to change */
+	if (o.filler_bytes && o.filler_leave_mib < 0) {
+		long total = node_mem_kb(o.fast_node, "MemTotal:") / 1024;
+
+		if (total >= 0 && o.filler_bytes >> 20 > (size_t)total) {
+			log_err("--filler: '%zu' is out of range: node %d has %ld MiB (%ld MiB free): give less, or --filler-leave MIB to size it from the free memory",
+				o.filler_bytes >> 20, o.fast_node, total,
+				node_free_kb(o.fast_node) / 1024);
+			return 2;
+		}
+	}
 	return run_bench(&run);
 }
