@@ -106,6 +106,11 @@ else
 fi
 
 # Bad input.
+# an empty scenario file is said to be empty, not run on the defaults
+: >"$T/empty.scn"
+printf '# only a comment\n\n' >"$T/comments.scn"
+bad "^pghot sim: error: $T/empty.scn: the scenario has no key \\(the file is empty or only comments\\): give at least workload = NAME" --scenario "$T/empty.scn"
+bad "comments.scn: the scenario has no key" --scenario "$T/comments.scn"
 bad "^pghot sim: error: unknown option or parameter '--numab.nope'" --scenario redis-memtier --numab.nope 1
 bad "did you mean '--numab.threshold'\\?" --scenario redis-memtier --numab.treshold 1
 bad "numab.scan_size_mb = '0': give a number" --scenario redis-memtier --numab.scan_size_mb 0

@@ -89,6 +89,18 @@ static int read_file(const char *path, char **ret, size_t *ret_len)
 	return 0;
 }
 
+/* Whether scenario @text has a line that is neither blank nor a comment. */
+static bool has_key(const char *text)
+{
+	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		const char *p = l + strspn(l, " \t\r");
+
+		if (*p && *p != '\n' && *p != '#')
+			return true;
+	}
+	return false;
+}
+
 /* The directories scenarios are looked up in, into @dirs (@n of them). */
 static size_t scenario_dirs(char dirs[3][PATH_MAX])
 {
@@ -132,6 +144,14 @@ static int load_scenario(struct sim_scenario *sc, const char *name)
 		log_err("cannot read scenario '%s': %s (give a file, or a name "
 			"of 'pghot sim --list'; PGHOT_SCENARIOS names a folder of NAME.scn)", name,
 			rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
+		return -1;
+	}
+	if (!has_key(text)) {
+		/* else the defaults run and fail on a machine without memory,
+		 * which says nothing of the file */
+		free(text);
+		log_err("%s: the scenario has no key (the file is empty or only comments): give at least workload = NAME, machine.nodes = N and node.N = cpus=C mem=SIZE lines, as the shipped scenarios ('pghot sim --list', 'pghot sim --params')",
+			path);
 		return -1;
 	}
 	rc = sim_scenario_parse(sc, text, len, path, err, sizeof(err));
