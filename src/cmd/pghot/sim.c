@@ -12,6 +12,7 @@
  * independent and deterministic, so the result does not depend on it).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cmd/common/cli.h"
 #include "cmd/common/log.h"
@@ -99,6 +101,29 @@ static bool has_key(const char *text)
 			return true;
 	}
 	return false;
+}
+
+/* --json FILE and --plot DIR can be written, checked before the run so
+ * that a bad path does not cost a whole simulation. Return: 0 or -1, said. */
+static int check_outputs(const char *json, const char *plot)
+{
+	int fd;
+
+	if (json && strcmp(json, "-")) {
+		fd = open(json, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			log_err("--json: cannot create '%s': %s: give a file in a directory you can write in",
+				json, strerror(errno));
+			return -1;
+		}
+		close(fd);
+	}
+	if (plot && ((mkdir(plot, 0777) && errno != EEXIST) || access(plot, W_OK | X_OK))) {
+		log_err("--plot: cannot create '%s': %s: give a directory you can write in",
+			plot, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* The directories scenarios are looked up in, into @dirs (@n of them). */
@@ -504,6 +529,10 @@ int cmd_sim(int argc, char **argv)
 	}
 	if (sim_scenario_check(sc, err, sizeof(err))) {
 		log_err("%s", err);
+		status = 2;
+		goto out;
+	}
+	if (check_outputs(o.json, o.plot)) {
 		status = 2;
 		goto out;
 	}
