@@ -28,11 +28,10 @@ const char *move_status_name(enum pghot_move_status s)
 	return (unsigned int)s < PGHOT_MOVE_STATUS_MAX ? names[s] : "?";
 }
 
-int migrator_open(const char *spec, const char *procfs_root, src_log_fn log,
-		  void *log_arg, struct migrator **ret, char *errbuf,
-		  size_t errlen)
+/* @spec as a kind (and the node of fake:NODE). Return: 0 or -EINVAL, said. */
+static int parse_spec(const char *spec, enum mig_kind *ret_kind, long *ret_nid,
+		      char *errbuf, size_t errlen)
 {
-	struct migrator *m;
 	enum mig_kind kind;
 	long nid = -1;
 	char *end;
@@ -55,6 +54,32 @@ int migrator_open(const char *spec, const char *procfs_root, src_log_fn log,
 			 MIGRATOR_NAMES);
 		return -EINVAL;
 	}
+	*ret_kind = kind;
+	*ret_nid = nid;
+	return 0;
+}
+
+int migrator_check(const char *spec)
+{
+	enum mig_kind kind;
+	long nid;
+	char err[256];
+
+	return parse_spec(spec, &kind, &nid, err, sizeof(err));
+}
+
+int migrator_open(const char *spec, const char *procfs_root, src_log_fn log,
+		  void *log_arg, struct migrator **ret, char *errbuf,
+		  size_t errlen)
+{
+	struct migrator *m;
+	enum mig_kind kind;
+	long nid;
+	int err;
+
+	err = parse_spec(spec, &kind, &nid, errbuf, errlen);
+	if (err)
+		return err;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		snprintf(errbuf, errlen, "out of memory");

@@ -85,6 +85,10 @@ struct migrator;
 int migrator_open(const char *spec, const char *procfs_root, src_log_fn log,
 		  void *log_arg, struct migrator **ret, char *errbuf,
 		  size_t errlen);
+/* Whether @spec names a backend, as migrator_open() takes it: for a check
+ * of pghotd's --migrator with its options, before anything starts.
+ * Return: 0 or -EINVAL. */
+int migrator_check(const char *spec);
 void migrator_close(struct migrator *m);
 
 /** migrator_name() - the backend's name ("move_pages"). */

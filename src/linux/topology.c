@@ -184,6 +184,37 @@ size_t topology_nr_lower(const struct topology *t)
 	return n;
 }
 
+bool topology_inverted(const struct topology *t, const struct nodemask *named,
+		       char *buf, size_t len)
+{
+	struct nodemask cpus = { 0 }, top = { 0 };
+	char a[256], b[256], c[256];
+	bool top_cpu = false;
+
+	for (size_t i = 0; i < t->nr_nodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+
+		if (n->has_cpu)
+			nodemask_set(&cpus, (unsigned int)n->nid);
+		if (n->has_memory && !n->lower) {
+			nodemask_set(&top, (unsigned int)n->nid);
+			top_cpu |= n->has_cpu;
+		}
+	}
+	/* DRAM has CPUs, CXL memory has none: a top tier of CPU-less nodes
+	 * only is upside down (pages would go away from their CPUs). No top
+	 * tier at all is another problem, said by its own check. */
+	if (!nodemask_weight(named) || top_cpu || !nodemask_weight(&top))
+		return false;
+	nodelist_format(named, a, sizeof(a));
+	nodelist_format(&cpus, b, sizeof(b));
+	nodelist_format(&top, c, sizeof(c));
+	snprintf(buf, len,
+		 "lower_tier_nodes %s inverts the tiers: it names every node with CPUs (%s), and the top tier left has only CPU-less nodes (%s). Name the CPU-less (CXL) nodes instead",
+		 a, b, c);
+	return true;
+}
+
 int topology_distance(const struct topology *t, int a, int b)
 {
 	const struct topo_node *na = topology_node(t, a);

@@ -77,6 +77,15 @@ int topology_refresh_mem(const char *sysfs_root, struct topology *t);
 
 const struct topo_node *topology_node(const struct topology *t, int nid);
 size_t topology_nr_lower(const struct topology *t);
+/*
+ * topology_inverted() - whether @named (the configured lower_tier_nodes)
+ * names every node with CPUs, so that the top tier left holds only
+ * CPU-less nodes. pghotd refuses this and pghot topology warns of it, with
+ * the one message written to @buf (no trailing hint: each adds its own).
+ * Return: true if inverted.
+ */
+bool topology_inverted(const struct topology *t, const struct nodemask *named,
+		       char *buf, size_t len);
 /* Distance from node @a to @b (10 for local), or -1 if unknown. */
 int topology_distance(const struct topology *t, int a, int b);
 /* The nearest lower-tier node of top-tier node @nid, or -1. */

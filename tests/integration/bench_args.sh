@@ -57,6 +57,12 @@ bad "--duration: '1e-300' is out of range" micro --node 0 -d 1e-300
 bad "--duration: '18446744073' is out of range" micro --node 0 -d 18446744073
 bad "--duration: '604801' is out of range" micro --node 0 --duration 604801
 bad "--hot-frac: '0.5x' is not a number" kv --node 0 --hot-frac 0.5x
+# a filler larger than its node: refused saying how much the node has
+bad "^pghot bench: error: --filler: '999999' is out of range: node 0 has [0-9]+ MiB \\([0-9]+ MiB free\\): give less, or --filler-leave MIB" micro --node 0 --filler 999999
+# an option of the other distribution would be ignored: refused
+bad "^pghot bench: error: --hot-mass is an option of --dist zipf, and the GETs are uniform: give --dist zipf, or drop --hot-mass \\(see 'pghot help bench'\\)$" kv --node 0 --dist uniform --hot-mass 0.5
+bad "^pghot bench: error: --theta is an option of --dist zipf" kv --node 0 --theta 0.5
+bad "^pghot bench: error: --hot-frac is an option of --dist uniform, and the GETs are zipf: give --dist uniform, or drop --hot-frac" kv --node 0 --dist zipf --hot-frac 0.5
 bad "--theta: '' is not a number" kv --node 0 --theta ''
 
 # Integer options: range, overflow of the unit conversion, junk, signs.
@@ -67,13 +73,13 @@ done
 bad "^pghot bench: error: --size: '18446744073709551616' is out of range: give 1 to 1048576" micro --node 0 -s 18446744073709551616
 bad "--size: '1048577' is out of range: give 1 to 1048576" micro --node 0 -s 1048577
 bad "--size: '0' is out of range: give 1 to 1048576" micro --node 0 -s 0
-bad "--size: '-1' is not a number" micro --node 0 -s -1
-bad "--size: ' -1' is not a number" micro --node 0 -s ' -1'
+bad "--size: '-1' is out of range: give 1 to 1048576" micro --node 0 -s -1
+bad "--size: ' -1' is out of range" micro --node 0 -s ' -1'
 bad "--size: '12abc' is not a number" micro --node 0 -s 12abc
 bad "^pghot bench: error: --threads: '1000' is out of range: give 1 to 256" micro --node 0 -t 1000
 bad "--threads: '4294967297' is out of range: give 1 to 256" micro --node 0 -t 4294967297
 bad "--threads: '0' is out of range: give 1 to 256" micro --node 0 --threads 0
-bad "--accesses: ' -5' is not a number" micro --node 0 -n ' -5'
+bad "--accesses: ' -5' is out of range" micro --node 0 -n ' -5'
 bad "--interval-ms: '1' is out of range: give 10 to 3600000" micro --node 0 --interval-ms 1
 bad "--interval-ms: '4294967306' is out of range: give 10 to 3600000" micro --node 0 --interval-ms 4294967306
 bad "--lat-every: '0' is out of range: give 1 to 1000000" micro --node 0 --lat-every 0

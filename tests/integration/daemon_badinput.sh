@@ -144,6 +144,13 @@ for kv in "freq_threshold 0x" "freq_threshold -1" "freq_threshold 99999999999999
 	"engine.nope 1" "damon.freq_threshold 1" "high_wmark_pct 1" "aggr_us 100"; do
 	ctl set $kv >/dev/null 2>&1 && fail "ctl set $kv accepted"
 done
+# a value refused is exit 1, whether pghot ctl or pghotd refuses it
+for kv in "promote_rate_limit_MBps abc" "freq_threshold 9" "sleep_ms -5"; do
+	ctl set $kv >/dev/null 2>&1; rc=$?
+	[ $rc = 1 ] || fail "ctl set $kv: exit $rc, want 1 (a value refused)"
+done
+out=$(ctl set sleep_ms -5 2>&1)
+[ "$out" = "pghot ctl: error: key 'sleep_ms': '-5' is out of range: give 50 to 1000" ] || fail "ctl set sleep_ms -5: '$out'"
 [ "$(ctl get)" = "$before" ] || fail "refused ctl set changed the config: $(diff <(echo "$before") <(ctl get))"
 stop
 ok "ctl set: bad names and values change nothing"
@@ -153,6 +160,18 @@ out=$("$PGHOTD" --pid 0 2>&1); rc=$?
 [ $rc = 2 ] || fail "--pid 0: exit $rc"
 [ "$out" = "pghotd: error: --pid: '0' is out of range: give 1 to 4194304" ] || fail "--pid 0: '$out'"
 ok "--pid 0: usage error with a reason"
+
+# a bad option argument is a usage error (2), whichever option it is
+for a in "--pid abc" "--pid -5" "--migrator bogus" "--migrator fake:x"; do
+	"$PGHOTD" $a >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ] || fail "pghotd $a: exit $rc, want 2"
+done
+out=$("$PGHOTD" --migrator bogus 2>&1)
+[ "$out" = "pghotd: error: --migrator: 'bogus' is not allowed: give move_pages, dry-run or fake:NODE (NODE 0 to 1023)" ] ||
+	fail "--migrator bogus: '$out'"
+out=$("$PGHOTD" --pid -5 2>&1)
+[ "$out" = "pghotd: error: --pid: '-5' is out of range: give 1 to 4194304" ] || fail "--pid -5: '$out'"
+ok "pghotd: bad option arguments are usage errors"
 
 # ctl set / reload naming a pid or cgroup that does not exist is refused as
 # at start, and the running targets stay; a listed pid that exited since

@@ -109,6 +109,10 @@ config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 0" "target_nid = 
 grep -qxF "pghotd: error: lower_tier_nodes 0 inverts the tiers: it names every node with CPUs (0), and the top tier left has only CPU-less nodes (1). Name the CPU-less (CXL) nodes instead, see \`pghot topology\`" "$T/log" ||
 	fail "inverted tiers: $(cat "$T/log")"
 ok "lower_tier_nodes inverting the tiers is refused"
+out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 0 2>&1 >/dev/null) || fail "topology --lower-tier-nodes 0 failed"
+[ "$out" = "pghot topology: warning: lower_tier_nodes 0 inverts the tiers: it names every node with CPUs (0), and the top tier left has only CPU-less nodes (1). Name the CPU-less (CXL) nodes instead; pghotd refuses to start with it" ] ||
+	fail "topology, inverted tiers: '$out'"
+ok "topology: inverted tiers are warned about as pghotd refuses them"
 
 # a node with CPUs among others on top (a far socket as the slow tier):
 # it starts, with a warning saying what it means

@@ -106,6 +106,14 @@ else
 fi
 
 # Bad input.
+# an empty scenario file is said to be empty, not run on the defaults
+: >"$T/empty.scn"
+printf '# only a comment\n\n' >"$T/comments.scn"
+bad "^pghot sim: error: $T/empty.scn: the scenario has no key \\(the file is empty or only comments\\): give at least workload = NAME" --scenario "$T/empty.scn"
+bad "comments.scn: the scenario has no key" --scenario "$T/comments.scn"
+# outputs that cannot be written are refused before the simulation
+bad "^pghot sim: error: --plot: cannot create '/proc/nope': .*: give a directory you can write in$" --scenario redis-memtier --plot /proc/nope
+bad "^pghot sim: error: --json: cannot create '$T/no/such.json': .*: give a file" --scenario redis-memtier --json "$T/no/such.json"
 bad "^pghot sim: error: unknown option or parameter '--numab.nope'" --scenario redis-memtier --numab.nope 1
 bad "did you mean '--numab.threshold'\\?" --scenario redis-memtier --numab.treshold 1
 bad "numab.scan_size_mb = '0': give a number" --scenario redis-memtier --numab.scan_size_mb 0

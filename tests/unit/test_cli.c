@@ -81,7 +81,10 @@ static void test_numbers(void **state)
 	assert_int_equal(v, 16);
 	assert_int_equal(cli_parse_u64("010", &v), 0);
 	assert_int_equal(v, 10);
-	assert_int_equal(cli_parse_u64("-1", &v), -EINVAL);
+	assert_int_equal(cli_parse_u64("-1", &v), -ERANGE);	/* negative */
+	assert_int_equal(cli_parse_u64(" -0x10", &v), -ERANGE);
+	assert_int_equal(cli_parse_u64("-x", &v), -EINVAL);
+	assert_int_equal(cli_parse_u64("-5abc", &v), -EINVAL);
 	assert_int_equal(cli_parse_u64("0x", &v), -EINVAL);
 	assert_int_equal(cli_parse_u64("12abc", &v), -EINVAL);
 	assert_int_equal(cli_parse_u64("", &v), -EINVAL);
@@ -91,6 +94,8 @@ static void test_numbers(void **state)
 	assert_string_equal(err, "--once-ms: '0' is out of range: give 1 or more");
 	assert_int_equal(cli_u64("key 'sleep_ms'", "two", 50, 1000, &v, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "key 'sleep_ms': 'two' is not a number: give 50 to 1000");
+	assert_int_equal(cli_u64("key 'sleep_ms'", "-5", 0, 1048576, &v, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "key 'sleep_ms': '-5' is out of range: give 0 to 1048576");
 	assert_int_equal(cli_u64("--size", "99999999999999999999", 1, 1048576, &v, err, sizeof(err)),
 			 -ERANGE);
 	assert_string_equal(err, "--size: '99999999999999999999' is out of range: give 1 to 1048576");

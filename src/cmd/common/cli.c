@@ -110,6 +110,13 @@ int cli_parse_u64(const char *s, uint64_t *ret)
 
 	while (isspace((unsigned char)*s))
 		s++;
+	/* "-5" is a number, below every range an unsigned value has: out of
+	 * range (the message gives the range), not "not a number" */
+	if (s[0] == '-' && isdigit((unsigned char)s[1])) {
+		uint64_t neg;
+
+		return cli_parse_u64(s + 1, &neg) == -EINVAL ? -EINVAL : -ERANGE;
+	}
 	if (!isdigit((unsigned char)*s))
 		return -EINVAL;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {

@@ -72,8 +72,9 @@ const char *cli_range(char *buf, size_t len, uint64_t min, uint64_t max);
 /**
  * cli_parse_u64() - a whole number: decimal, or hexadecimal after 0x (a
  * leading 0 is not octal: 010 is 10), with optional blanks around it.
- * Return: 0; -EINVAL if @s is not a number (no digit first, a sign, other
- * characters after it); -ERANGE if it does not fit in 64 bits.
+ * Return: 0; -EINVAL if @s is not a number (no digit first, a plus sign,
+ * other characters after it); -ERANGE if it does not fit in 64 bits or is
+ * negative ("-5").
  */
 int cli_parse_u64(const char *s, uint64_t *ret);
 

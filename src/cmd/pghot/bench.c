@@ -136,8 +136,9 @@ int bench_area_alloc(struct bench_run *run, size_t bytes)
 	return 0;
 }
 
-/* Free memory of a node in KiB, from its sysfs meminfo; -1 if unknown. */
-static long node_free_kb(int node)
+/* The @key ("MemFree:") of a node in KiB, from its sysfs meminfo; -1 if
+ * unknown. */
+static long node_mem_kb(int node, const char *key)
 {
 	char path[96], line[256];
 	long kb = -1;
@@ -148,12 +149,17 @@ static long node_free_kb(int node)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "MemFree:")) {
-			sscanf(strstr(line, "MemFree:") + 8, "%ld", &kb);
+		if (strstr(line, key)) {
+			sscanf(strstr(line, key) + strlen(key), "%ld", &kb);
 			break;
 		}
 	fclose(f);
 	return kb;
+}
+
+static long node_free_kb(int node)
+{
+	return node_mem_kb(node, "MemFree:");
 }
 
 static int nr_nodes(void)
@@ -727,6 +733,9 @@ int cmd_bench(int argc, char **argv)
 	struct bench_run run = { .o = &o };
 	const char *wl;
 	bool node_set = false, fast_node_set = false;
+	/* the option of the other distribution, kept to refuse it: given to
+	 * the wrong one it would be ignored and the run not what was asked */
+	const char *uniform_opt = NULL, *zipf_opt = NULL;
 	uint64_t v = 0;
 	int c;
 
@@ -819,9 +828,18 @@ int cmd_bench(int argc, char **argv)
 				bad = 1;
 			}
 			break;
-		case OPT_HOT_FRAC: bad = opt_double("--hot-frac", optarg, 0, false, 1, true, &o.hot_frac); break;
-		case OPT_THETA: bad = opt_double("--theta", optarg, 0, false, 1, false, &o.theta); break;
-		case OPT_HOT_MASS: bad = opt_double("--hot-mass", optarg, 0, false, 1, true, &o.hot_mass); break;
+		case OPT_HOT_FRAC:
+			bad = opt_double("--hot-frac", optarg, 0, false, 1, true, &o.hot_frac);
+			uniform_opt = "--hot-frac";
+			break;
+		case OPT_THETA:
+			bad = opt_double("--theta", optarg, 0, false, 1, false, &o.theta);
+			zipf_opt = "--theta";
+			break;
+		case OPT_HOT_MASS:
+			bad = opt_double("--hot-mass", optarg, 0, false, 1, true, &o.hot_mass);
+			zipf_opt = "--hot-mass";
+			break;
 		case OPT_SCATTER: o.scatter = true; break;
 		default:
 			return 2;
@@ -845,10 +863,32 @@ int cmd_bench(int argc, char **argv)
 			(unsigned long long)(o.keys * o.value_bytes >> 20), MAX_MIB);
 		return 2;
 	}
+	if (!o.zipf && zipf_opt) {
+		log_err("%s is an option of --dist zipf, and the GETs are uniform: give --dist zipf, or drop %s (%s)",
+			zipf_opt, zipf_opt, HINT);
+		return 2;
+	}
+	if (o.zipf && uniform_opt) {
+		log_err("%s is an option of --dist uniform, and the GETs are zipf: give --dist uniform, or drop %s (%s)",
+			uniform_opt, uniform_opt, HINT);
+		return 2;
+	}
 	if (check_node("--node", o.node, !node_set))
 		return 2;
 	if ((o.dram_pct > 0 || o.filler_bytes || o.filler_leave_mib >= 0) &&
 	    check_node("--fast-node", o.fast_node, !fast_node_set))
 		return 2;
+	/* a filler larger than its node fails in mmap or in the OOM killer,
+	 * neither of which says what to change */
+	if (o.filler_bytes && o.filler_leave_mib < 0) {
+		long total = node_mem_kb(o.fast_node, "MemTotal:") / 1024;
+
+		if (total >= 0 && o.filler_bytes >> 20 > (size_t)total) {
+			log_err("--filler: '%zu' is out of range: node %d has %ld MiB (%ld MiB free): give less, or --filler-leave MIB to size it from the free memory",
+				o.filler_bytes >> 20, o.fast_node, total,
+				node_free_kb(o.fast_node) / 1024);
+			return 2;
+		}
+	}
 	return run_bench(&run);
 }

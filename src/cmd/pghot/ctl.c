@@ -100,7 +100,8 @@ static const struct cfg_desc *find_key(const char *name)
 }
 
 /* Check @value against the table as the daemon will (but for ranges that
- * depend on the running mode). Return: 0, or an exit status. */
+ * depend on the running mode). A value refused is 1, as when pghotd
+ * refuses it (docs/conventions.md). Return: 0, or an exit status. */
 static int check_set(const struct cfg_desc *d, const char *value)
 {
 	struct pghotd_config *cfg = malloc(sizeof(*cfg));
@@ -111,7 +112,7 @@ static int check_set(const struct cfg_desc *d, const char *value)
 		return 1;
 	cfg_init(cfg);
 	if (cfg_set(cfg, d->section, d->name, value, 0, err, sizeof(err)))
-		ret = log_ret(2, LOG_ERR, "%s", err);
+		ret = log_ret(1, LOG_ERR, "%s", err);
 	free(cfg);
 	return ret;
 }
@@ -145,6 +146,7 @@ static int build_request(const char *verb, int nargs, char **args, char *req,
 	int want = !strcmp(verb, "set") ? 2 : !strcmp(verb, "reload") ? 0 : 1;
 	char near[96];
 	struct cli_near n;
+	int ret;
 
 	if (strcmp(verb, "get") && strcmp(verb, "set") && strcmp(verb, "reload")) {
 		cli_near_init(&n, verb);
@@ -159,8 +161,8 @@ static int build_request(const char *verb, int nargs, char **args, char *req,
 			       want ? "at most a key" : "no argument", HINT);
 	if (nargs && !(d = find_key(args[0])))
 		return 2;
-	if (!strcmp(verb, "set") && check_set(d, args[1]))
-		return 2;
+	if (!strcmp(verb, "set") && (ret = check_set(d, args[1])))
+		return ret;
 	if (!strcmp(verb, "reload"))
 		snprintf(req, len, "RELOAD");
 	else if (!strcmp(verb, "set"))

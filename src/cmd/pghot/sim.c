@@ -12,6 +12,7 @@
  * independent and deterministic, so the result does not depend on it).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cmd/common/cli.h"
 #include "cmd/common/log.h"
@@ -89,6 +91,41 @@ static int read_file(const char *path, char **ret, size_t *ret_len)
 	return 0;
 }
 
+/* Whether scenario @text has a line that is neither blank nor a comment. */
+static bool has_key(const char *text)
+{
+	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		const char *p = l + strspn(l, " \t\r");
+
+		if (*p && *p != '\n' && *p != '#')
+			return true;
+	}
+	return false;
+}
+
+/* --json FILE and --plot DIR can be written, checked before the run so
+ * that a bad path does not cost a whole simulation. Return: 0 or -1, said. */
+static int check_outputs(const char *json, const char *plot)
+{
+	int fd;
+
+	if (json && strcmp(json, "-")) {
+		fd = open(json, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			log_err("--json: cannot create '%s': %s: give a file in a directory you can write in",
+				json, strerror(errno));
+			return -1;
+		}
+		close(fd);
+	}
+	if (plot && ((mkdir(plot, 0777) && errno != EEXIST) || access(plot, W_OK | X_OK))) {
+		log_err("--plot: cannot create '%s': %s: give a directory you can write in",
+			plot, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* The directories scenarios are looked up in, into @dirs (@n of them). */
 static size_t scenario_dirs(char dirs[3][PATH_MAX])
 {
@@ -132,6 +169,14 @@ static int load_scenario(struct sim_scenario *sc, const char *name)
 		log_err("cannot read scenario '%s': %s (give a file, or a name "
 			"of 'pghot sim --list'; PGHOT_SCENARIOS names a folder of NAME.scn)", name,
 			rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
+		return -1;
+	}
+	if (!has_key(text)) {
+		/* else the defaults run and fail on a machine without memory,
+		 * which says nothing of the file */
+		free(text);
+		log_err("%s: the scenario has no key (the file is empty or only comments): give at least workload = NAME, machine.nodes = N and node.N = cpus=C mem=SIZE lines, as the shipped scenarios ('pghot sim --list', 'pghot sim --params')",
+			path);
 		return -1;
 	}
 	rc = sim_scenario_parse(sc, text, len, path, err, sizeof(err));
@@ -484,6 +529,10 @@ int cmd_sim(int argc, char **argv)
 	}
 	if (sim_scenario_check(sc, err, sizeof(err))) {
 		log_err("%s", err);
+		status = 2;
+		goto out;
+	}
+	if (check_outputs(o.json, o.plot)) {
 		status = 2;
 		goto out;
 	}

@@ -228,6 +228,9 @@ static int check_lower(const struct topology *t, const struct nodemask *lower)
 		nodelist_format(lower, list, sizeof(list));
 		log_warn("lower_tier_nodes %s leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start",
 			 list);
+	} else if (topology_inverted(t, lower, list, sizeof(list))) {
+		/* the same check and words as pghotd's, which refuses it */
+		log_warn("%s; pghotd refuses to start with it", list);
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "cmd/common/log.h"
 #include "cmd/common/proto.h"
 #include "cmd/pghotd/daemon.h"
+#include "linux/migrator.h"
 #include "pghot_paths.h"
 
 #define HINT "see 'pghotd --help'"
@@ -140,7 +141,13 @@ static int take_option(struct daemon *d, int c, const char **check,
 		d->ov.once_ms = v;
 		return 0;
 	case OPT_MIGRATOR:
-		d->ov.migrator = optarg;	/* checked by migrator_open() */
+		/* a bad option argument is a usage error (2), as --pid's, and
+		 * said before anything starts */
+		if (migrator_check(optarg))
+			return log_ret(-1, LOG_ERR,
+				       "--migrator: '%s' is not allowed: give move_pages, dry-run or fake:NODE (NODE 0 to %d)",
+				       optarg, PGHOT_MAX_NODES - 1);
+		d->ov.migrator = optarg;
 		return 0;
 	case 'v':
 		(*verbose)++;

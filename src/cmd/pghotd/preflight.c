@@ -38,16 +38,6 @@ static bool top_with_memory(const struct topo_node *n)
 	return n->has_memory && !n->lower;
 }
 
-static bool top_with_cpus(const struct topo_node *n)
-{
-	return n->has_memory && !n->lower && n->has_cpu;
-}
-
-static bool with_cpus(const struct topo_node *n)
-{
-	return n->has_cpu;
-}
-
 static bool lower(const struct topo_node *n)
 {
 	return n->lower;
@@ -97,17 +87,10 @@ static int check_tiers(const struct pghotd_config *c, const struct topology *t,
 			 b);
 		return -ENODEV;
 	}
-	/* DRAM has CPUs, CXL memory has none: a top tier of CPU-less nodes
-	 * only is upside down (pages would go away from their CPUs) */
-	nodes_where(t, top_with_cpus, b, sizeof(b));
-	if (nodemask_weight(named) && !b[0]) {
-		char cpus[256];
+	if (topology_inverted(t, named, errbuf, errlen)) {
+		size_t n = strlen(errbuf);
 
-		nodelist_format(named, b, sizeof(b));
-		nodes_where(t, with_cpus, cpus, sizeof(cpus));
-		snprintf(errbuf, errlen,
-			 "lower_tier_nodes %s inverts the tiers: it names every node with CPUs (%s), and the top tier left has only CPU-less nodes (%s). Name the CPU-less (CXL) nodes instead, see `pghot topology`",
-			 b, cpus, a);
+		snprintf(errbuf + n, errlen - n, ", see `pghot topology`");
 		return -ENODEV;
 	}
 	for (size_t i = 0; i < t->nr_nodes; i++) {
