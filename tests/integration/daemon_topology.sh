@@ -58,7 +58,7 @@ proc 4242 worker 1024
 config "[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
 touch "$T/feed"
 "$PGHOTD" -c "$T/pghot.conf" >"$T/log" 2>&1 && fail "pghotd started without a lower tier"
-grep -q "no lower-tier node: every node with memory is in the top tier (kernel memory tiers); nothing to promote from. See \`pghot topology\`; if your CXL node is in the DRAM tier, set lower_tier_nodes" "$T/log" ||
+grep -qF "no lower-tier node: every node with memory is in the top tier (kernel memory tiers); nothing to promote from. See \`pghot topology\`; if your CXL node is in the DRAM tier, set [engine] lower_tier_nodes" "$T/log" ||
 	fail "no-lower-tier message"
 ok "no lower tier: clear error"
 

@@ -147,7 +147,7 @@ static void print_human(const struct topology *t)
 	}
 	printf("\nlower tier from: %s\n", topology_tier_source_name(t->tier_source));
 	if (!topology_nr_lower(t))
-		printf("no lower-tier node: pghotd has nothing to promote from; if a CXL node is in the DRAM tier, set lower_tier_nodes\n");
+		printf("no lower-tier node: pghotd has nothing to promote from; if a CXL node is in the DRAM tier, set [engine] lower_tier_nodes (pghot.conf)\n");
 }
 
 struct topo_opts {

@@ -75,7 +75,7 @@ static int check_tiers(const struct pghotd_config *c, const struct topology *t,
 	}
 	if (!topology_nr_lower(t)) {
 		snprintf(errbuf, errlen,
-			 "no lower-tier node: every node with memory is in the top tier (%s); nothing to promote from. See `pghot topology`; if your CXL node is in the DRAM tier, set lower_tier_nodes",
+			 "no lower-tier node: every node with memory is in the top tier (%s); nothing to promote from. See `pghot topology`; if your CXL node is in the DRAM tier, set [engine] lower_tier_nodes",
 			 topology_tier_source_name(t->tier_source));
 		return -ENODEV;
 	}
