@@ -9,6 +9,7 @@
 # Exit 0 pass, 1 fail, 77 no QEMU or no kernel.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tools/vm/qemu.sh"
 TESTS="test_hwhint_live test_physmap"
 skip() { echo "vm hwhint: SKIP: $*"; exit 77; }
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (scripts/install-deps vm)"
@@ -54,15 +55,7 @@ INIT
 chmod +x "$D/init"
 (cd "$D" && find . | cpio -o -H newc --quiet | gzip -1) >"$W/initrd.gz"
 echo "vm hwhint: booting the guest (TCG)"
-timeout --foreground -k 5 600 qemu-system-x86_64 \
-	-accel tcg -cpu max -smp 2 -m 2048M -machine hmat=on \
-	-object memory-backend-ram,id=m0,size=1024M -object memory-backend-ram,id=m1,size=1024M \
-	-numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0 -numa node,nodeid=1,memdev=m1,initiator=0 \
-	-numa dist,src=0,dst=1,val=50 \
-	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=100 \
-	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=200G \
-	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=300 \
-	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=50G \
+qemu_tiered 600 1024 1024 \
 	-kernel "$VMLINUZ" -initrd "$W/initrd.gz" -append "console=ttyS0 quiet panic=-1" \
 	-display none -monitor none -serial "file:$W/console" -no-reboot </dev/null >"$W/qemu.out" 2>&1
 tr -d '\r' <"$W/console" >"$W/log"

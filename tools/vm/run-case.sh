@@ -15,6 +15,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tools/vm/scenarios.sh"
+. "$ROOT/tools/vm/qemu.sh"
 SCENARIO=${1:?usage: run-case.sh SCENARIO CASE [OUTDIR [REPEAT]]}
 CASE=${2:?usage: run-case.sh SCENARIO CASE [OUTDIR [REPEAT]]}
 OUT=${3:-$ROOT/build/demo}
@@ -70,24 +71,11 @@ esac
 cat "$BASE" "$W/case.cpio.gz" > "$W/initrd.gz"
 
 TIMEOUT=${PGHOT_VM_TIMEOUT:-$((SECS + 150))}
-LOCK=${PGHOT_VM_LOCK:+flock $PGHOT_VM_LOCK}
 boot() {
-	echo "== $NAME: booting (${DRAM_MB} MiB DRAM node 0, ${CXL_MB} MiB CXL node 1, ${SECS} s, timeout ${TIMEOUT} s${LOCK:+, once $PGHOT_VM_LOCK is free})" >&2
+	echo "== $NAME: booting (${DRAM_MB} MiB DRAM node 0, ${CXL_MB} MiB CXL node 1, ${SECS} s, timeout ${TIMEOUT} s${PGHOT_VM_LOCK:+, once $PGHOT_VM_LOCK is free})" >&2
 	start=
 	rm -f "$LOG"
-	# TCG: KVM hangs on these machines. HMAT puts the CPU-less node 1 in a lower
-	# memory tier (memory_tier54 vs memory_tier4 for node 0).
-	$LOCK timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 \
-		-accel tcg -cpu max -smp 2 -m $((DRAM_MB + CXL_MB))M -machine hmat=on \
-		-object memory-backend-ram,id=m0,size=${DRAM_MB}M \
-		-object memory-backend-ram,id=m1,size=${CXL_MB}M \
-		-numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0 \
-		-numa node,nodeid=1,memdev=m1,initiator=0 \
-		-numa dist,src=0,dst=1,val=50 \
-		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=100 \
-		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=200G \
-		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=300 \
-		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=50G \
+	qemu_tiered "$TIMEOUT" "$DRAM_MB" "$CXL_MB" \
 		-kernel "$VMLINUZ" -initrd "$W/initrd.gz" \
 		-append "console=ttyS0 quiet panic=-1 oops=panic" \
 		-display none -monitor none -serial "file:$LOG" -no-reboot </dev/null >"$W/qemu.out" 2>&1 &

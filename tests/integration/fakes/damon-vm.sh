@@ -8,6 +8,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
+. "$top/tools/vm/qemu.sh"
 W=${WORKDIR:-/tmp/pghot-damon-vm}
 K=${KERNEL:-$(ls /root/.cache/pghot/kernel/boot/vmlinuz-* "$W"/kernel/boot/vmlinuz-* 2>/dev/null | head -n 1 || true)}
 [ -n "$K" ] && [ -e "$K" ] || { echo "no guest kernel"; exit 77; }
@@ -19,16 +20,9 @@ cp "$(command -v busybox)" initrd/bin/
 gcc -O2 -static -o initrd/bin/probe-workload "$W_SRC"
 gcc -std=c11 -D_GNU_SOURCE -O2 -static -I"$top/include" -I"$top/src" -o initrd/bin/damon-probe \
 	"$here/damon-probe.c" "$top"/src/linux/damon*.c "$top"/src/linux/sysfs_io.c "$top"/src/linux/src_log.c \
-	"$top"/src/linux/tracefs.c "$top"/src/linux/perf_ring.c "$top"/src/linux/fsroot.c -lpthread
+	"$top"/src/linux/tracefs.c "$top"/src/linux/perf_ring.c "$top"/src/linux/proc_parse.c "$top"/src/linux/fsroot.c -lpthread
 cp "$here/damon-vm-init.sh" initrd/init; chmod +x initrd/init
 (cd initrd && find . | cpio -o -H newc 2>/dev/null | gzip > ../initrd.gz)
-timeout 400 qemu-system-x86_64 -accel tcg -cpu max -m 2G -smp 2 -machine hmat=on \
-  -object memory-backend-ram,id=m0,size=1G -object memory-backend-ram,id=m1,size=1G \
-  -numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0 -numa node,nodeid=1,memdev=m1,initiator=0 \
-  -numa dist,src=0,dst=1,val=50 \
-  -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=100 \
-  -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=200G \
-  -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=300 \
-  -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=50G \
+qemu_tiered 400 1024 1024 \
   -kernel "$K" -initrd initrd.gz \
   -append "console=ttyS0 quiet panic=-1" -nographic -no-reboot
