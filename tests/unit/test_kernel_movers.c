@@ -12,26 +12,11 @@
 #include <string.h>
 
 #include "linux/kernel_movers.h"
+#include "tmpdir_fixture.h"
 
-static char dir[] = "/tmp/pghot-kmov-XXXXXX";
-static char proc[64], sys[64];
+TMPDIR_TREE_FIXTURE("kmov")
 
-static int setup(void **state)
-{
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(proc, sizeof(proc), "%s/proc", dir);
-	snprintf(sys, sizeof(sys), "%s/sys", dir);
-	return 0;
-}
 
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
 
 static void put(const char *nb, const char *de)
 {

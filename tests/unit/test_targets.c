@@ -15,9 +15,10 @@
 #include <unistd.h>
 
 #include "linux/targets.h"
+#include "tmpdir_fixture.h"
 
-static char dir[] = "/tmp/pghot-tgt-XXXXXX";
-static char proc[256], sys[256];
+TMPDIR_TREE_FIXTURE("tgt")
+
 
 static void sh(const char *fmt, ...)
 {
@@ -30,22 +31,6 @@ static void sh(const char *fmt, ...)
 	assert_int_equal(system(cmd), 0);
 }
 
-static int setup(void **state)
-{
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(proc, sizeof(proc), "%s/proc", dir);
-	snprintf(sys, sizeof(sys), "%s/sys", dir);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
 
 static void test_parse_stat(void **state)
 {
