@@ -1027,6 +1027,10 @@ static int setup_kdamond(struct damon_src *s, const struct damon_admin_cfg *ac,
 	return err;
 }
 
+/* What the source needs of DAMON, and what to do without it (messages). */
+#define DAMON_SRC_REQUIRES " with vaddr operations"
+#define DAMON_SRC_INSTEAD "use the feed source instead"
+
 static int setup(struct damon_src *s, const struct src_env *env,
 		 const struct damon_cfg *cfg, char *errbuf, size_t errlen)
 {
@@ -1035,8 +1039,8 @@ static int setup(struct damon_src *s, const struct src_env *env,
 		.procfs_root = env->procfs_root,
 		.run_dir = env->run_dir,
 		.nr_kdamonds = 1,
-		.requires = " with vaddr operations",
-		.instead = "use the feed source instead",
+		.requires = DAMON_SRC_REQUIRES,
+		.instead = DAMON_SRC_INSTEAD,
 		.log = route_log,
 		.log_arg = s,
 	};
@@ -1207,24 +1211,7 @@ void damon_src_set_busy_wait(void *priv, unsigned int us)
 static int damon_check(const struct src_env *env, const void *config, char *msg,
 		       size_t len)
 {
-	return damon_sysfs_check(env->sysfs_root, "use the feed source instead", msg, len);
-}
-
-int damon_sysfs_check(const char *sysfs_root, const char *instead, char *msg,
-		      size_t len)
-{
-	char admin[PATH_MAX];
-
-	snprintf(admin, sizeof(admin), "%s/kernel/mm/damon/admin",
-		 sysfs_root ? sysfs_root : "/sys");
-	if (!sysfs_is_dir(admin)) {
-		snprintf(msg, len,
-			 "kernel has no DAMON sysfs interface (%s missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+); %s",
-			 admin, instead);
-		return -ENOENT;
-	}
-	snprintf(msg, len, "DAMON sysfs at %s", admin);
-	return 0;
+	return damon_admin_check(env->sysfs_root, DAMON_SRC_REQUIRES, DAMON_SRC_INSTEAD, msg, len);
 }
 
 static const struct src_ops damon_ops = {

@@ -66,15 +66,4 @@ int damon_src_settle(void *priv);
  */
 void damon_src_set_busy_wait(void *priv, unsigned int us);
 
-/**
- * damon_sysfs_check() - whether <@sysfs_root>/kernel/mm/damon/admin is there
- * (read only: pghotd --check-config for the damon source and execution =
- * damos).
- * @instead: what to do without it, appended to the message.
- * @msg/@len: what was found, or what is missing and what to do.
- * Return: 0, or -ENOENT.
- */
-int damon_sysfs_check(const char *sysfs_root, const char *instead, char *msg,
-		      size_t len);
-
 #endif /* PGHOT_LINUX_DAMON_H */

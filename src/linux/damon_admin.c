@@ -533,6 +533,28 @@ static int admin_paths(struct damon_admin *a, const struct damon_admin_cfg *cfg)
 	return 0;
 }
 
+int damon_admin_check(const char *sysfs_root, const char *requires,
+		      const char *instead, char *msg, size_t len)
+{
+	char admin[PATH_MAX];
+
+	if (sysfs_path(admin, sizeof(admin), "%s/kernel/mm/damon/admin",
+		       sysfs_root ? sysfs_root : "/sys") < 0) {
+		snprintf(msg, len, "damon: path too long");
+		return -ENAMETOOLONG;
+	}
+	if (!sysfs_is_dir(admin)) {
+		snprintf(msg, len,
+			 "kernel has no DAMON sysfs interface (%s missing): needs "
+			 "CONFIG_DAMON_SYSFS (Linux 6.2+)%s%s%s",
+			 admin, requires ? requires : "", instead ? "; " : "",
+			 instead ? instead : "");
+		return -ENOENT;
+	}
+	snprintf(msg, len, "DAMON sysfs at %s", admin);
+	return 0;
+}
+
 /* Record, then create: a crash after the state file write leaves a trace. */
 static int create(struct damon_admin *a, uint32_t nr, char *errbuf, size_t errlen)
 {
@@ -615,14 +637,10 @@ int damon_admin_open(const struct damon_admin_cfg *cfg, struct damon_admin **ret
 		admin_free(a);
 		return -ENAMETOOLONG;
 	}
-	if (!sysfs_is_dir(a->admin)) {
-		snprintf(errbuf, errlen,
-			 "kernel has no DAMON sysfs interface (%s missing): needs "
-			 "CONFIG_DAMON_SYSFS (Linux 6.2+)%s%s%s",
-			 a->admin, cfg->requires ? cfg->requires : "",
-			 cfg->instead ? "; " : "", cfg->instead ? cfg->instead : "");
+	err = damon_admin_check(cfg->sysfs_root, cfg->requires, cfg->instead, errbuf, errlen);
+	if (err) {
 		admin_free(a);
-		return -ENOENT;
+		return err;
 	}
 	err = adm_claim(a, errbuf, errlen);
 	if (!err)

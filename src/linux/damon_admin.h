@@ -164,6 +164,17 @@ struct damon_admin_cfg {
 };
 
 /**
+ * damon_admin_check() - whether <@sysfs_root>/kernel/mm/damon/admin is
+ * there, read only: the first thing damon_admin_open() checks, for pghotd
+ * --check-config.
+ * @requires/@instead: as in struct damon_admin_cfg, for the message.
+ * @msg/@len: "DAMON sysfs at PATH", or what is missing and what to do.
+ * Return: 0, -ENOENT, or -ENAMETOOLONG.
+ */
+int damon_admin_check(const char *sysfs_root, const char *requires,
+		      const char *instead, char *msg, size_t len);
+
+/**
  * damon_admin_open() - claim DAMON and create @cfg->nr_kdamonds kdamonds,
  * kdamond 0 with one context (the others with none), and detect the layout.
  * The kdamonds stay off. @cfg is borrowed for the call.

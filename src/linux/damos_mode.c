@@ -156,6 +156,15 @@ static int start_worker(struct damos_mode *m)
 	return err;
 }
 
+/* What the mode needs of DAMON, and what to do without it (messages). */
+#define DAMOS_REQUIRES " with DAMOS migrate actions (Linux 6.11+)"
+#define DAMOS_INSTEAD "set [system] execution = engine instead"
+
+int damos_mode_check(const char *sysfs_root, char *msg, size_t len)
+{
+	return damon_admin_check(sysfs_root, DAMOS_REQUIRES, DAMOS_INSTEAD, msg, len);
+}
+
 int damos_mode_open(const struct damos_env *env, const struct damos_cfg *cfg,
 		    const struct damos_nodes *nodes, struct damos_mode **ret,
 		    char *errbuf, size_t errlen)
@@ -166,8 +175,8 @@ int damos_mode_open(const struct damos_env *env, const struct damos_cfg *cfg,
 		.procfs_root = env->procfs_root,
 		.run_dir = env->run_dir,
 		.nr_kdamonds = cfg->ops == DAMOS_CFG_VADDR ? 1 : DAMOS_PLAN_MAX_KDAMONDS,
-		.requires = " with DAMOS migrate actions (Linux 6.11+)",
-		.instead = "set [system] execution = engine instead",
+		.requires = DAMOS_REQUIRES,
+		.instead = DAMOS_INSTEAD,
 		.log = env->log,
 		.log_arg = env->log_arg,
 	};

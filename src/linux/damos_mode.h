@@ -46,6 +46,15 @@ struct damos_env {
 };
 
 /**
+ * damos_mode_check() - read only, for pghotd --check-config: whether the
+ * kernel has the DAMON sysfs interface the mode needs (what its kdamonds
+ * can do is learnt only by damos_mode_open()).
+ * @msg/@len: what was found, or what is missing and what to do.
+ * Return: 0, or the errors of damon_admin_check().
+ */
+int damos_mode_check(const char *sysfs_root, char *msg, size_t len);
+
+/**
  * damos_mode_open() - claim DAMON, detect what the kernel has, build the
  * plan for @cfg and @nodes (top_total/top_free are measured here), write
  * it and turn on the kdamonds that have a scheme (a vaddr kdamond waits for

@@ -109,7 +109,7 @@ ok "--check-config honours --sysfs-root"
 mkdir -p "$T/proc/4242" && echo "4242 (worker) S 1 4242 4242 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0" > "$T/proc/4242/stat"
 config "[engine]" "enabled_sources = damon" "[targets]" "pids = 4242"
 out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "damon without DAMON: ok"
-echo "$out" | grep -qxF "$C: source 'damon': error: kernel has no DAMON sysfs interface ($T/sys/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+); use the feed source instead" ||
+echo "$out" | grep -qxF "$C: source 'damon': error: kernel has no DAMON sysfs interface ($T/sys/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+) with vaddr operations; use the feed source instead" ||
 	fail "damon line: $out"
 config "[engine]" "enabled_sources = hwhint" "[hwhint]" "pmu = nonsense" "[targets]" "pids = 4242"
 out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "a PMU that is not there: ok"
@@ -117,7 +117,7 @@ echo "$out" | grep -qF "$C: source 'hwhint': error: no PMU named 'nonsense' unde
 	fail "hwhint line: $out"
 config "[system]" "execution = damos" "[targets]" "pids = 4242"
 out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "execution = damos without DAMON: ok"
-echo "$out" | grep -qxF "$C: execution = damos: error: kernel has no DAMON sysfs interface ($T/sys/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+); set [system] execution = engine" ||
+echo "$out" | grep -qxF "$C: execution = damos: error: kernel has no DAMON sysfs interface ($T/sys/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+) with DAMOS migrate actions (Linux 6.11+); set [system] execution = engine instead" ||
 	fail "damos line: $out"
 config "[engine]" "enabled_sources =" "[targets]" "pids = 4242"
 out=$("$PGHOTD" --check-config "$C" 2>&1)

@@ -12,7 +12,6 @@
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 #include "cmd/pghotd/preflight.h"
-#include "linux/damon.h"
 #include "linux/kernel_movers.h"
 
 /* The nodes of @t for which @pick is true, as a node list. */
@@ -363,8 +362,7 @@ static void check_sources(struct report *r, const struct pghotd_config *c)
 	int err;
 
 	if (c->execution == PGHOTD_EXEC_DAMOS) {
-		err = damon_sysfs_check(c->sysfs_root, "set [system] execution = engine", msg,
-					sizeof(msg));
+		err = damos_mode_check(c->sysfs_root, msg, sizeof(msg));
 		line(r, "execution = damos", err, msg);
 		return;
 	}
