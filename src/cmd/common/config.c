@@ -270,12 +270,13 @@ static const char *desc_help(const struct cfg_desc *d)
 	return d->help ? d->help : "";
 }
 
-static bool word_in(const char *const *words, const char *value)
+/* The index of @value in the NULL-ended @words, or -1. */
+static int word_index(const char *const *words, const char *value)
 {
-	for (size_t i = 0; words[i]; i++)
+	for (int i = 0; words[i]; i++)
 		if (!strcmp(words[i], value))
-			return true;
-	return false;
+			return i;
+	return -1;
 }
 
 /* The words of a CFG_CHOICE key, NULL-ended, in the order of its enum (or
@@ -642,6 +643,7 @@ static int set_value(struct pghotd_config *c, const char *section,
 	char range[128], bad[80], what[96], msg[256];
 	uint64_t v;
 	void *f;
+	int w;	/* the index of a word */
 
 	d = lookup_key(c, section, name, line, errbuf, errlen);
 	if (!d)
@@ -716,24 +718,22 @@ static int set_value(struct pghotd_config *c, const char *section,
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': value has a control character",
 					    d->name);
-		if (d->words && !word_in(d->words, value))
+		if (d->words && word_index(d->words, value) < 0)
 			return reject_word(c, line, d, value, d->words, "allowed", "",
 					   errbuf, errlen);
 		snprintf(f, CFG_PATH_LEN, "%s", value);
 		return 0;
 	case CFG_MODE:
-		for (int m = 0; m < PGHOT_MODE_MAX; m++)
-			if (!strcmp(value, mode_names[m])) {
-				*(enum pghot_mode *)f = (enum pghot_mode)m;
-				return 0;
-			}
+		if ((w = word_index(mode_names, value)) >= 0) {
+			*(enum pghot_mode *)f = (enum pghot_mode)w;
+			return 0;
+		}
 		return reject_word(c, line, d, value, mode_names, "allowed", "", errbuf, errlen);
 	case CFG_CHOICE:
-		for (unsigned int i = 0; choices_of(d)[i]; i++)
-			if (!strcmp(value, choices_of(d)[i])) {
-				*(unsigned int *)f = i;
-				return 0;
-			}
+		if ((w = word_index(choices_of(d), value)) >= 0) {
+			*(unsigned int *)f = (unsigned int)w;
+			return 0;
+		}
 		return reject_word(c, line, d, value, choices_of(d), "allowed", "",
 				   errbuf, errlen);
 	case CFG_SOURCES: {
