@@ -22,7 +22,10 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	ret->poll_pages_max = 16384;
 	ret->eager = true;
 	ret->eager_room_pct = 25;
-	ret->eager_min_age = 0;
+	ret->eager_min_age = 3;
+	ret->range_promote = true;
+	ret->range_confirm_ms = 1000;
+	ret->range_seen_ttl_ms = 30000;
 	ret->known_top_ttl_ms = 30000;
 	ret->demote_low_pct = 5;
 	ret->demote_high_pct = 10;
@@ -98,6 +101,10 @@ static int check_params(const struct pl_params *p, char *errbuf, size_t errlen)
 			      p->demote_low_pct, p->demote_high_pct);
 	if (!p->eager_room_pct || p->eager_room_pct > 100)
 		return seterr(errbuf, errlen, "eager_room_pct must be 1..100");
+	if (!p->range_confirm_ms || p->range_seen_ttl_ms <= p->range_confirm_ms)
+		return seterr(errbuf, errlen,
+			      "need 1 <= range_confirm_ms (%u) < range_seen_ttl_ms (%u)",
+			      p->range_confirm_ms, p->range_seen_ttl_ms);
 	if (p->page_shift < 12 || p->page_shift > 16 || !p->reap_interval_ms)
 		return seterr(errbuf, errlen,
 			      "page_shift must be 12..16 and reap_interval_ms at least 1");
@@ -217,6 +224,7 @@ struct pl *pl_new(const struct pl_params *p, const struct pl_node *nodes,
 	pl->arg = ops_arg;
 	pl->rng = p->seed ? p->seed : 1;
 	pl->budget = p->poll_pages_max;
+	pl->range_room = UINT64_MAX;
 	err = set_nodes(pl, nodes, nr_nodes, errbuf, errlen);
 	if (!err)
 		err = make_engine(pl, errbuf, errlen);
@@ -241,8 +249,10 @@ void pl_free(struct pl *pl)
 	if (!pl)
 		return;
 	pghot_engine_free(pl->e);
-	for (size_t i = 0; i < pl->nr_tg; i++)
+	for (size_t i = 0; i < pl->nr_tg; i++) {
 		pl_known_free(&pl->tgx[i].known);
+		pl_seen_free(&pl->tgx[i].seen);
+	}
 	free(pl->tgx);
 	free(pl->nodes);
 	free(pl->node_of);

@@ -43,6 +43,10 @@ struct pl_known {
 	uint64_t chunk;		/* page number / 512 */
 	uint64_t stamp_ms;	/* last mark */
 	uint64_t bits[8];	/* one per page of the chunk */
+	float heat;		/* moving average of the evidence (0..1) of the
+				 * ranges that covered the chunk since its
+				 * first mark: how often a DAMON check of one
+				 * of its pages sees an access; -1: none yet */
 	bool used;
 };
 
@@ -51,10 +55,25 @@ struct pl_known_set {
 	size_t cap, n;
 };
 
+/* One 2 MiB chunk of a target's address space that hot ranges covered:
+ * the current sighting's first and latest cover (pl_seen.c). */
+struct pl_seen {
+	uint64_t chunk;		/* page number / 512 */
+	uint64_t first_ms;
+	uint64_t last_ms;
+	bool used;
+};
+
+struct pl_seen_set {
+	struct pl_seen *v;	/* open addressing, cap a power of two */
+	size_t cap, n;
+};
+
 /* What the pipeline keeps per target besides struct pl_target, at the
  * same index. */
 struct pl_tgx {
 	struct pl_known_set known;
+	struct pl_seen_set seen;
 };
 
 struct pl_worker {
@@ -88,6 +107,8 @@ struct pl {
 	uint64_t q_now_ms;	/* the latest time handed in (reports, flush,
 				 * run): the clock of known-top marks */
 	size_t budget;		/* range pages left in this poll */
+	uint64_t range_room;	/* pages range promotion may still queue in
+				 * this poll; UINT64_MAX: not computed yet */
 
 	struct pl_worker *w;	/* one per lower-tier node */
 	size_t nr_w;
@@ -131,10 +152,37 @@ extern const struct pghot_migrator_ops pl_engine_migrator;
 /* pl_known.c: pages known on the top tier (page: page number) */
 bool pl_known_top(const struct pl *pl, const struct pl_known_set *k,
 		  uint64_t page, uint64_t now_ms);
+/* Every page of the 2 MiB chunk that starts at @page (a multiple of 512)
+ * is known on the top tier. */
+bool pl_known_all_top(const struct pl *pl, const struct pl_known_set *k,
+		      uint64_t page, uint64_t now_ms);
+/* A range of evidence @p (0..1) covered [first, first + npages): the heat
+ * of its chunks with marks moves towards @p. */
+void pl_known_heat(struct pl *pl, struct pl_known_set *k, uint64_t first,
+		   uint64_t npages, double p, uint64_t now_ms);
+/* The pages of [first, first + npages) known on the top tier in chunks
+ * with a heat (@pages), and their sum weighted by it (@hits): a DAMON
+ * check of a random page of the range sees one of their accesses with
+ * probability hits / npages. */
+struct pl_known_hits {
+	uint64_t pages;
+	double hits;
+};
+void pl_known_hits(const struct pl *pl, const struct pl_known_set *k,
+		   uint64_t first, uint64_t npages, uint64_t now_ms,
+		   struct pl_known_hits *ret);
 /* Mark @page as on the top tier (@top) or not. */
 void pl_known_mark(struct pl *pl, struct pl_known_set *k, uint64_t page,
 		   uint64_t now_ms, bool top);
 void pl_known_free(struct pl_known_set *k);
+
+/* pl_seen.c: chunks hot ranges covered (chunk: page number / 512) */
+#define PL_SEEN_CHUNK_PAGES 512
+/* Note a hot range's cover of @chunk at @now_ms; true if the chunk's
+ * sighting began at least range_confirm_ms before. */
+bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
+		   uint64_t now_ms);
+void pl_seen_free(struct pl_seen_set *s);
 
 /* pl_demote.c */
 void pl_demote_add(struct pl *pl, const struct pl_target *t, uint64_t addr,

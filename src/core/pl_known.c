@@ -77,6 +77,121 @@ bool pl_known_top(const struct pl *pl, const struct pl_known_set *k,
 	       (e->bits[bit / 64] >> (bit % 64)) & 1;
 }
 
+bool pl_known_all_top(const struct pl *pl, const struct pl_known_set *k,
+		      uint64_t page, uint64_t now_ms)
+{
+	const struct pl_known *e;
+
+	if (!pl->p.known_top_ttl_ms || page % CHUNK_PAGES)
+		return false;
+	e = find(k, page / CHUNK_PAGES);
+	if (!e || now_ms - e->stamp_ms > pl->p.known_top_ttl_ms)
+		return false;
+	for (size_t i = 0; i < 8; i++)
+		if (e->bits[i] != UINT64_MAX)
+			return false;
+	return true;
+}
+
+/* Share of a new range's evidence in a chunk's heat: about the last four
+ * reports (aggregations) count. */
+#define HEAT_WEIGHT 0.25f
+
+/* Pages of chunk @e known on the top tier within [from, to) (page
+ * numbers inside the chunk's span). */
+static unsigned int known_in(const struct pl_known *e, uint64_t from, uint64_t to)
+{
+	unsigned int n = 0;
+
+	if (from % CHUNK_PAGES == 0 && to - from == CHUNK_PAGES) {
+		for (size_t i = 0; i < 8; i++)
+			n += (unsigned int)__builtin_popcountll(e->bits[i]);
+		return n;
+	}
+	for (uint64_t q = from; q < to; q++) {
+		unsigned int bit = (unsigned int)(q % CHUNK_PAGES);
+
+		n += (e->bits[bit / 64] >> (bit % 64)) & 1;
+	}
+	return n;
+}
+
+/*
+ * Call @fn for each live entry of @k whose chunk meets [first, first +
+ * npages), with the part of the range in it: through the range's chunks,
+ * or through the set when it has fewer entries than the range has chunks
+ * (a cold range of gigabytes, a set of a few chunks).
+ */
+static void each_chunk(const struct pl *pl, const struct pl_known_set *k,
+		       uint64_t first, uint64_t npages, uint64_t now_ms,
+		       void (*fn)(struct pl_known *e, uint64_t from, uint64_t to,
+				  void *arg),
+		       void *arg)
+{
+	uint64_t end = first + npages;
+	uint64_t c0 = first / CHUNK_PAGES, c1 = (end - 1) / CHUNK_PAGES;
+
+	if (!npages || !k->cap)
+		return;
+	if (c1 - c0 + 1 <= k->cap) {
+		for (uint64_t c = c0; c <= c1; c++) {
+			struct pl_known *e = find(k, c);
+			uint64_t from = c * CHUNK_PAGES, to = from + CHUNK_PAGES;
+
+			if (!e || now_ms - e->stamp_ms > pl->p.known_top_ttl_ms)
+				continue;
+			fn(e, from < first ? first : from, to > end ? end : to, arg);
+		}
+		return;
+	}
+	for (size_t i = 0; i < k->cap; i++) {
+		struct pl_known *e = &k->v[i];
+		uint64_t from = e->chunk * CHUNK_PAGES, to = from + CHUNK_PAGES;
+
+		if (!e->used || e->chunk < c0 || e->chunk > c1 ||
+		    now_ms - e->stamp_ms > pl->p.known_top_ttl_ms)
+			continue;
+		fn(e, from < first ? first : from, to > end ? end : to, arg);
+	}
+}
+
+static void heat_one(struct pl_known *e, uint64_t from, uint64_t to, void *arg)
+{
+	float p = *(const float *)arg;
+
+	e->heat = e->heat < 0 ? p : e->heat + HEAT_WEIGHT * (p - e->heat);
+}
+
+void pl_known_heat(struct pl *pl, struct pl_known_set *k, uint64_t first,
+		   uint64_t npages, double p, uint64_t now_ms)
+{
+	float fp = (float)p;
+
+	if (pl->p.known_top_ttl_ms)
+		each_chunk(pl, k, first, npages, now_ms, heat_one, &fp);
+}
+
+static void hits_one(struct pl_known *e, uint64_t from, uint64_t to, void *arg)
+{
+	struct pl_known_hits *h = arg;
+	unsigned int n;
+
+	if (e->heat < 0)
+		return;		/* no range covered it since its first mark */
+	n = known_in(e, from, to);
+	h->pages += n;
+	h->hits += n * (double)e->heat;
+}
+
+void pl_known_hits(const struct pl *pl, const struct pl_known_set *k,
+		   uint64_t first, uint64_t npages, uint64_t now_ms,
+		   struct pl_known_hits *ret)
+{
+	*ret = (struct pl_known_hits){ 0 };
+	if (pl->p.known_top_ttl_ms)
+		each_chunk(pl, k, first, npages, now_ms, hits_one, ret);
+}
+
 void pl_known_mark(struct pl *pl, struct pl_known_set *k, uint64_t page,
 		   uint64_t now_ms, bool top)
 {
@@ -98,11 +213,14 @@ void pl_known_mark(struct pl *pl, struct pl_known_set *k, uint64_t page,
 		for (i = slot_of(chunk, k->cap); k->v[i].used; i = (i + 1) & (k->cap - 1))
 			;
 		e = &k->v[i];
-		*e = (struct pl_known){ .used = true, .chunk = chunk };
+		/* heat unknown until a range covers the chunk */
+		*e = (struct pl_known){ .used = true, .chunk = chunk, .heat = -1 };
 		k->n++;
 	}
-	if (now_ms - e->stamp_ms > pl->p.known_top_ttl_ms)
+	if (now_ms - e->stamp_ms > pl->p.known_top_ttl_ms) {
 		memset(e->bits, 0, sizeof(e->bits));	/* expired: start over */
+		e->heat = -1;
+	}
 	if (top) {
 		e->bits[bit / 64] |= UINT64_C(1) << (bit % 64);
 		e->stamp_ms = now_ms;

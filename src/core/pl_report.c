@@ -5,6 +5,7 @@
  * pl_flush(), which asks ops->lookup() once per process and chunk.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,34 +164,20 @@ static uint64_t slice_page(const struct pl *pl, const struct pl_tgx *x,
 }
 
 /*
- * Pages of @r to look at: all of a small range; of a larger one n pages,
- * one in each of n equal slices at a random offset, so that successive
- * reports of a range cover it (DAMON regions can be gigabytes; their pages
- * share the region's access pattern). n grows from range_pages_min to
- * range_pages_max with the range's evidence. Pages known to be on the top
- * tier are passed over. A poll looks at poll_pages_max pages at most; the
- * rest waits for the next report.
+ * Queue @n pages of pages [first, first + npages), one in each of n equal
+ * slices at a random offset, so that successive reports of a range cover it
+ * (DAMON regions can be gigabytes; their pages share the region's access
+ * pattern); pages known to be on the top tier are passed over.
  */
-static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
-		       int nid, enum pghot_src src, uint64_t now_ms)
+static int queue_samples(struct pl *pl, struct pl_qent *e, uint64_t first,
+			 uint64_t npages, size_t n, uint64_t now_ms)
 {
-	uint64_t npages = (r->end - r->start) >> pl->p.page_shift, step;
-	uint64_t first = r->start >> pl->p.page_shift;
-	double p = evidence(r);
-	double room = headroom(pl, nid) * 100 / pl->p.eager_room_pct;
-	bool eager = !r->cold && pl->p.eager && p > 0 && p >= 1 - room &&
-		     (p >= 1 || r->age >= pl->p.eager_min_age);
-	struct pl_qent e = {
-		.tg = t, .age = r->age, .time_ms = now_ms, .nid = (int16_t)nid,
-		.src = (uint8_t)src, .cold = r->cold, .run = pl->runs++,
-		.weight = eager ? (uint8_t)pl->p.tun.freq_threshold : 1,
-	};
-	size_t n, want, pushed = 0;
+	uint64_t step;
+	size_t pushed = 0;
 	int err;
 
-	want = pl->p.range_pages_min +
-	       (size_t)((pl->p.range_pages_max - pl->p.range_pages_min) * p);
-	n = npages < want ? (size_t)npages : want;
+	if (n > npages)
+		n = (size_t)npages;
 	if (n > pl->budget) {
 		pl->st.pages_skipped_budget += n - pl->budget;
 		n = pl->budget;
@@ -199,23 +186,191 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 		return 0;
 	step = npages / n;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t page = slice_page(pl, &pl->tgx[t], first + i * step, step,
+		uint64_t page = slice_page(pl, &pl->tgx[e->tg], first + i * step, step,
 					   step > 1 ? pl_rng(pl) % step : 0, now_ms);
 
 		if (page == UINT64_MAX) {
 			pl->st.pages_known_top++;
 			continue;
 		}
-		e.addr = page << pl->p.page_shift;
-		err = queue_push(pl, &e);
+		e->addr = page << pl->p.page_shift;
+		err = queue_push(pl, e);
 		if (err)
 			return err;
 		pushed++;
 	}
 	pl->budget -= pushed;
-	if (!r->cold)
+	if (!e->cold)
 		pl->st.pages_reported += pushed;
 	return 0;
+}
+
+/*
+ * The pages range promotion may queue in this poll: those the target node
+ * holds above the eager_room_pct line; 0 below it.
+ */
+static uint64_t range_room(struct pl *pl, int nid)
+{
+	const struct pl_node *n = pl_node_get(pl, pl->p.tun.target_nid);
+	double over = headroom(pl, nid) - pl->p.eager_room_pct / 100.0;
+
+	if (pl->range_room != UINT64_MAX)
+		return pl->range_room;
+	pl->range_room = 0;
+	if (n && over > 0)
+		pl->range_room = (uint64_t)(over * (double)n->total_bytes) >>
+				 pl->p.page_shift;
+	return pl->range_room;
+}
+
+/* Queue every page of [first, first + npages) not known to be on the top
+ * tier, as range promotion, within the poll's budget and room; a 2 MiB
+ * chunk known to be all on the top tier is passed over at once. */
+static int queue_whole(struct pl *pl, struct pl_qent *e, uint64_t first,
+		       uint64_t npages, uint64_t now_ms)
+{
+	const struct pl_known_set *k = &pl->tgx[e->tg].known;
+	uint64_t end = first + npages;
+	struct pl_qent w = *e;
+	int err;
+
+	w.weight = (uint8_t)pl->p.tun.freq_threshold;	/* ready at once */
+
+	for (uint64_t page = first; page < end; page++) {
+		if (page % PL_SEEN_CHUNK_PAGES == 0 && end - page >= PL_SEEN_CHUNK_PAGES &&
+		    pl_known_all_top(pl, k, page, now_ms)) {
+			pl->st.pages_known_top += PL_SEEN_CHUNK_PAGES;
+			page += PL_SEEN_CHUNK_PAGES - 1;
+			continue;
+		}
+		if (pl_known_top(pl, k, page, now_ms)) {
+			pl->st.pages_known_top++;
+			continue;
+		}
+		if (!pl->budget || !pl->range_room) {
+			pl->st.pages_skipped_budget += end - page;
+			break;
+		}
+		w.addr = page << pl->p.page_shift;
+		err = queue_push(pl, &w);
+		if (err)
+			return err;
+		pl->budget--;
+		pl->range_room--;
+		pl->st.pages_reported++;
+		pl->st.pages_range++;
+	}
+	return 0;
+}
+
+/*
+ * Range promotion of hot range [first, first + npages) (pl_params): its
+ * chunks are noted as seen; with @whole its parts in chunks seen again are
+ * queued whole; the rest is sampled, each run of chunks getting its share
+ * of the range's @want samples.
+ */
+static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
+		      uint64_t npages, size_t want, bool whole, uint64_t now_ms)
+{
+	struct pl_seen_set *seen = &pl->tgx[e->tg].seen;
+	uint64_t end = first + npages, run = first;
+	bool run_again = false;
+	int err = 0;
+
+	for (uint64_t page = first; page < end && !err;) {
+		uint64_t next = (page / PL_SEEN_CHUNK_PAGES + 1) * PL_SEEN_CHUNK_PAGES;
+		bool again = pl_seen_again(pl, seen, page / PL_SEEN_CHUNK_PAGES,
+					   now_ms) && whole;
+
+		if (next > end)
+			next = end;
+		if (page > run && again != run_again) {
+			err = run_again ?
+				queue_whole(pl, e, run, page - run, now_ms) :
+				queue_samples(pl, e, run, page - run,
+					      (size_t)((want * (page - run) + npages - 1) / npages),
+					      now_ms);
+			run = page;
+		}
+		run_again = again;
+		page = next;
+	}
+	if (err)
+		return err;
+	if (run_again)
+		return queue_whole(pl, e, run, end - run, now_ms);
+	return queue_samples(pl, e, run, end - run,
+			     (size_t)((want * (end - run) + npages - 1) / npages),
+			     now_ms);
+}
+
+/*
+ * Whether the accesses DAMON saw in range @r are those of its pages
+ * already on the top tier: they run hotter than the range (their chunks'
+ * heat at least twice its evidence), and a Poisson count with the hits they
+ * would give its checks reaches its nr_accesses with 5% or more
+ * probability. DAMON checks one random page of a region per sampling
+ * interval, so a region that holds the last pages of a hot set gone up and
+ * the cold pages beside it (DAMON has not cut it exactly yet) shows
+ * accesses its cold pages need not have had; a region whose pages went up
+ * part by part is as warm in both parts, and is not explained.
+ */
+static bool explained_by_top(const struct pl *pl, uint32_t t,
+			     const struct pl_range *r, uint64_t first,
+			     uint64_t npages, uint64_t now_ms)
+{
+	struct pl_known_hits h;
+	double p = evidence(r), lambda, term, tail;
+
+	if (!r->max_accesses || !npages || !r->nr_accesses)
+		return false;
+	pl_known_hits(pl, &pl->tgx[t].known, first, npages, now_ms, &h);
+	if (!h.pages || h.hits < 2 * p * (double)h.pages)
+		return false;
+	lambda = h.hits / (double)npages * r->max_accesses;
+	/* 1 - P(X < nr) */
+	term = exp(-lambda);
+	tail = 1;
+	for (uint32_t k = 0; k < r->nr_accesses && tail > 0.05; k++) {
+		tail -= term;
+		term *= lambda / (k + 1);
+	}
+	return tail >= 0.05;
+}
+
+/*
+ * Pages of @r to look at: all of a small range; of a larger one n pages,
+ * sampled (queue_samples()); n grows from range_pages_min to
+ * range_pages_max with the range's evidence. With plenty of room on the
+ * top tier, range promotion looks at the parts seen again whole. A poll
+ * looks at poll_pages_max pages at most; the rest waits for the next
+ * report.
+ */
+static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
+		       int nid, enum pghot_src src, uint64_t now_ms)
+{
+	uint64_t npages = (r->end - r->start) >> pl->p.page_shift;
+	uint64_t first = r->start >> pl->p.page_shift;
+	double p = evidence(r);
+	double room = headroom(pl, nid) * 100 / pl->p.eager_room_pct;
+	bool eager = !r->cold && pl->p.eager && p > 0 && p >= 1 - room &&
+		     (p >= 0.5 || r->age >= pl->p.eager_min_age);
+	struct pl_qent e = {
+		.tg = t, .age = r->age, .time_ms = now_ms, .nid = (int16_t)nid,
+		.src = (uint8_t)src, .cold = r->cold, .run = pl->runs++,
+		.weight = eager ? (uint8_t)pl->p.tun.freq_threshold : 1,
+	};
+	size_t want = pl->p.range_pages_min +
+		      (size_t)((pl->p.range_pages_max - pl->p.range_pages_min) * p);
+
+	if (!r->cold && explained_by_top(pl, t, r, first, npages, now_ms)) {
+		pl->st.ranges_explained++;
+		return 0;
+	}
+	if (!r->cold && p > 0 && pl->p.range_promote && range_room(pl, nid))
+		return queue_seen(pl, &e, first, npages, want, !r->spans_mappings,
+				  now_ms);
+	return queue_samples(pl, &e, first, npages, want, now_ms);
 }
 
 int pl_report_ranges(struct pl *pl, enum pghot_src src,
@@ -235,11 +390,16 @@ int pl_report_ranges(struct pl *pl, enum pghot_src src,
 		if (r[i].end <= r[i].start ||
 		    accessing_nid(pl, src, r[i].pid, r[i].nid, now_ms, &nid))
 			continue;
-		if (r[i].cold && !(pl->p.demote_enabled && pl->demote_wanted))
-			continue;
-		err = queue_range(pl, (uint32_t)t, &r[i], nid, src, now_ms);
-		if (err)
-			return err;
+		if (!r[i].cold || (pl->p.demote_enabled && pl->demote_wanted)) {
+			err = queue_range(pl, (uint32_t)t, &r[i], nid, src, now_ms);
+			if (err)
+				return err;
+		}
+		/* after the range was judged by the heat before it */
+		if (r[i].max_accesses)
+			pl_known_heat(pl, &pl->tgx[t].known, r[i].start >> pl->p.page_shift,
+				      (r[i].end - r[i].start) >> pl->p.page_shift,
+				      evidence(&r[i]), now_ms);
 	}
 	return 0;
 }
@@ -414,5 +574,6 @@ int pl_flush(struct pl *pl, uint64_t now_ms)
 	if (now_ms > pl->q_now_ms)
 		pl->q_now_ms = now_ms;
 	pl->budget = pl->p.poll_pages_max;
+	pl->range_room = UINT64_MAX;
 	return flush_queue(pl);
 }

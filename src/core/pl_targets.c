@@ -174,6 +174,7 @@ int pl_target_remove(struct pl *pl, pid_t pid)
 	t = pl->pid_hash[slot];
 	pl_demote_forget(pl, pl->tg[t].space_id);
 	pl_known_free(&pl->tgx[t].known);
+	pl_seen_free(&pl->tgx[t].seen);
 	pghot_space_remove(pl->e, pl->tg[t].space_id);
 	pl->space_tg[pl->tg[t].space_id] = PL_NONE;
 	hash_delete(pl, slot);

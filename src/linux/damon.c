@@ -76,6 +76,7 @@
 #include "linux/damon_tp.h"
 #include "linux/source.h"
 #include "linux/sysfs_io.h"
+#include "linux/vma_bounds.h"
 
 /* Log lines of one round kept for the next poll(); more are counted. */
 #define DAMON_LOG_QUEUE 16
@@ -146,6 +147,7 @@ struct damon_src {
 	uint64_t verified_ns;	/* the last ownership check that passed */
 	pid_t open_failed;	/* the kdamond whose event did not open */
 	uint64_t tp_open_errors; /* failed opens counted in st.errors */
+	struct vma_bounds vmas;	/* mapping bounds of the targets (own lock) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -482,9 +484,11 @@ static void drop_vanished(struct damon_src *s, struct round *w)
 	for (size_t i = 0; i < s->nr_targets; i++) {
 		if (pid_alive(s, s->targets[i]))
 			live[m++] = s->targets[i];
-		else
+		else {
 			slog(s, LOG_INFO, "damon: target pid %d exited, dropping it",
 			     (int)s->targets[i]);
+			vma_bounds_forget(&s->vmas, s->targets[i]);
+		}
 	}
 	if (m != s->nr_targets && apply_targets(s, live, m)) {
 		w->errors++;
@@ -558,9 +562,16 @@ static int keep_region(struct damon_src *s, struct round *w, pid_t pid,
 		.age = r->age,
 		.cold = r->nr_accesses == 0,
 	};
+	struct timespec now;
 
 	if (r->nr_accesses && r->nr_accesses < s->hot_min)
 		return 0;
+	if (r->nr_accesses) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		rep.spans_mappings = vma_bounds_crossed(&s->vmas, pid, r->start, r->end,
+							(uint64_t)now.tv_sec * 1000 +
+								(uint64_t)now.tv_nsec / 1000000);
+	}
 	return round_push(w, &rep);
 }
 
@@ -896,6 +907,7 @@ static void damon_close(void *priv)
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mx);
 	pthread_mutex_destroy(&s->io_lock);
+	vma_bounds_free(&s->vmas);
 	free(s);
 }
 
@@ -922,6 +934,8 @@ static struct damon_src *src_new(const struct src_env *env, const struct damon_c
 	if (!s)
 		return NULL;
 	s->efd = -1;
+	/* a root too long fails setup() with a message */
+	vma_bounds_init(&s->vmas, env->procfs_root ? env->procfs_root : "/proc");
 	pthread_mutex_init(&s->io_lock, NULL);
 	pthread_mutex_init(&s->mx, NULL);
 	pthread_cond_init(&s->cv, NULL);

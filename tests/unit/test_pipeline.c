@@ -49,6 +49,22 @@ static struct pl *new_pl_with(bool demote, const struct pl_ops *ops,
 	return pl;
 }
 
+/* A pipeline over a fresh fake machine with settings @p. */
+static struct pl *new_pl_params(const struct pl_params *p)
+{
+	char err[256] = "";
+	struct pl *pl;
+
+	memset(&fm, 0, sizeof(fm));
+	fm.perm_node = -1;
+	fm.total[0] = 128 * MIB;
+	fm.total[1] = 512 * MIB;
+	pl = pl_new(p, nodes, 2, &fm_ops, &fm, err, sizeof(err));
+	if (!pl)
+		fail_msg("pl_new: %s", err);
+	return pl;
+}
+
 static struct pl *new_pl(bool demote)
 {
 	return new_pl_with(demote, &fm_ops, 0);
@@ -328,6 +344,123 @@ static void test_eager_with_room(void **state)
 	step(pl, &r, 1, 1200);
 	assert_int_equal(pl_run(pl, 1300, NULL), 0);
 	assert_int_equal(fm_count(a, 0, 64, 0), 64);
+	free_pl(pl);
+}
+
+/*
+ * Range promotion: with plenty of room on DRAM, a hot range covering
+ * chunks a hot range covered at least range_confirm_ms (1 s) before is
+ * looked up whole; a first cover, or one 0.5 s after, is only sampled; a
+ * chunk whose sighting ended (30 s without a cover) starts over; a range
+ * that spans two mappings and DRAM without plenty of room get samples
+ * only.
+ */
+static void test_range_promotion(void **state)
+{
+	struct pl_params pp;
+	struct pl *pl;
+	/* 8 MiB on the CXL node: four 2 MiB chunks, 2048 pages */
+	const uint64_t base = 0x40000000;
+	struct pl_range r = damon_range(100, base, 1024, 1);	/* chunks 0-1 */
+	struct pl_range r2 = damon_range(100, base + 1024 * FM_PAGE, 1024, 1);
+	struct fm_proc *a;
+	struct pl_stats st;
+	size_t sampled;
+
+	/* no known-top set: the pages sampled up do not explain r's access
+	 * (test_evidence_explained_by_top) */
+	pl_params_default(PGHOT_MODE_DEFAULT, &pp);
+	pp.known_top_ttl_ms = 0;
+	pl = new_pl_params(&pp);
+	a = fm_add(&fm, 100, 1, 0x40000000, 2048, 1);
+	add_target(pl, a);
+	assert_int_equal(pl_run(pl, 900, NULL), 0);	/* node memory */
+	step(pl, &r, 1, 1000);
+	sampled = fm_count(a, 0, 1024, 0);
+	/* 256 + 768 / 20 samples per report, over 1024 pages */
+	assert_true(sampled > 0 && sampled <= 294);
+	step(pl, &r, 1, 1500);
+	sampled = fm_count(a, 0, 1024, 0);
+	assert_true(sampled < 1024);
+	step(pl, &r, 1, 2000);
+	assert_int_equal(fm_count(a, 0, 1024, 0), 1024);
+	/* chunks 2-3 were never covered: r2 is sampled */
+	step(pl, &r2, 1, 2000);
+	assert_true(fm_count(a, 1024, 2048, 0) <= 294);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_range, 1024);	/* no known set: all queued */
+	/* r2's chunks: a cover 31 s later starts a new sighting */
+	step(pl, &r2, 1, 33000);
+	assert_true(fm_count(a, 1024, 2048, 0) < 1024);
+	step(pl, &r2, 1, 34000);
+	assert_int_equal(fm_count(a, 1024, 2048, 0), 1024);
+	free_pl(pl);
+
+	/* a range over two mappings (the source says so): samples only */
+	pl = new_pl_params(&pp);
+	a = fm_add(&fm, 100, 1, 0x40000000, 2048, 1);
+	add_target(pl, a);
+	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	r.spans_mappings = true;
+	for (uint64_t now = 1000; now <= 5000; now += 1000)
+		step(pl, &r, 1, now);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_range, 0);
+	r.spans_mappings = false;
+	free_pl(pl);
+
+	/* DRAM 20% free (below 10% reserve + the 25% line): samples only */
+	pl = new_pl_params(&pp);
+	a = fm_add(&fm, 100, 1, 0x40000000, 2048, 1);
+	add_target(pl, a);
+	fm.filler[0] = fm.total[0] * 80 / 100;
+	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	for (uint64_t now = 1000; now <= 5000; now += 1000)
+		step(pl, &r, 1, now);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_range, 0);
+	assert_true(fm_count(a, 0, 1024, 0) < 1024);
+	free_pl(pl);
+}
+
+/*
+ * A range's accesses that pages already promoted could have made: the
+ * first 2 MiB of an 8 MiB area went up; then DAMON reports [0, 400) hot
+ * (20 of 20) and [400, 2048) with 2 of 20, the last 112 pages of the hot
+ * 2 MiB and cold ones: those 112 run hot and explain the two, and the
+ * rest is not looked at. Fifteen of 20 are more than they make, and the
+ * rest goes up.
+ */
+static void test_evidence_explained_by_top(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x40000000, 2048, 1);
+	struct pl_range up = damon_range(100, a->base, 512, 20);
+	struct pl_range r[2] = {
+		damon_range(100, a->base, 400, 20),
+		damon_range(100, a->base + 400 * FM_PAGE, 1648, 2),
+	};
+	struct pl_stats st;
+
+	add_target(pl, a);
+	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	step(pl, &up, 1, 1000);
+	assert_int_equal(fm_count(a, 0, 512, 0), 512);
+	for (uint64_t now = 1100; now <= 4000; now += 100)
+		step(pl, r, 2, now);
+	pl_stats(pl, &st);
+	assert_int_equal(st.ranges_explained, 30);
+	assert_int_equal(st.pages_range, 0);
+	assert_int_equal(fm_count(a, 512, 2048, 0), 0);
+	/* samples go up at once (eager), and a report 1.1 s later takes the
+	 * rest (range promotion) */
+	r[1].nr_accesses = 15;
+	step(pl, r, 2, 4100);
+	assert_true(fm_count(a, 512, 2048, 0) > 0);
+	step(pl, r, 2, 5200);
+	pl_stats(pl, &st);
+	assert_true(st.pages_range > 0);
+	assert_int_equal(fm_count(a, 512, 2048, 0), 1536);
 	free_pl(pl);
 }
 
@@ -659,6 +792,8 @@ int main(void)
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_folio_heads),
 		cmocka_unit_test(test_eager_with_room),
+		cmocka_unit_test(test_range_promotion),
+		cmocka_unit_test(test_evidence_explained_by_top),
 		cmocka_unit_test(test_samples_grow_with_evidence),
 		cmocka_unit_test(test_known_top_skips_lookups),
 		cmocka_unit_test(test_pinned_pages),

@@ -26,6 +26,7 @@
 #include "linux/smaps.h"
 #include "linux/sysfs_io.h"
 #include "linux/targets.h"
+#include "linux/vma_bounds.h"
 #include "tmpdir_fixture.h"
 
 TMPDIR_FIXTURE("procfs")
@@ -405,6 +406,57 @@ static void test_numa_maps_steps(void **state)
 	numa_maps_scan_release(&s);
 }
 
+/* Mapping bounds: parsed from maps text (bad, overlapping and [vsyscall]
+ * lines skipped), a range over two mappings (touching or across a hole) or
+ * one (and a hole), read again only after VMA_BOUNDS_MAX_AGE_MS, and a
+ * process gone. */
+static void test_vma_bounds(void **state)
+{
+	const char *maps =
+		"1000-3000 rw-p 00000000 00:00 0\n"
+		"3000-5000 rw-p 00000000 00:00 0\n"
+		"garbage\n"
+		"4000-4800 rw-p 00000000 00:00 0\n"
+		"8000-9000 r--p 00000000 08:01 42 /usr/lib/x.so\n"
+		"ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 [vsyscall]";
+	const uint64_t want[] = { 0x1000, 0x3000, 0x3000, 0x5000, 0x8000, 0x9000 };
+	struct vma_bounds b;
+	char root[300];
+	uint64_t *at;
+	size_t n;
+
+	assert_int_equal(vma_bounds_parse(maps, strlen(maps), &at, &n), 0);
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < 2 * n; i++)
+		assert_int_equal(at[i], want[i]);
+	free(at);
+
+	write_file("proc/77/maps", maps);
+	snprintf(root, sizeof(root), "%s/proc", dir);
+	assert_int_equal(vma_bounds_init(&b, root), 0);
+	assert_false(vma_bounds_crossed(&b, 77, 0x1000, 0x3000, 1000));
+	assert_false(vma_bounds_crossed(&b, 77, 0x2000, 0x3000, 1000));
+	assert_true(vma_bounds_crossed(&b, 77, 0x2000, 0x4000, 1000));
+	/* one mapping and a hole: that mapping's; across the hole: two */
+	assert_false(vma_bounds_crossed(&b, 77, 0x4000, 0x6000, 1000));
+	assert_false(vma_bounds_crossed(&b, 77, 0x5000, 0x8000, 1000));
+	assert_true(vma_bounds_crossed(&b, 77, 0x4000, 0x8800, 1000));
+	assert_false(vma_bounds_crossed(&b, 77, 0x10000, 0x20000, 1000));
+	assert_int_equal(b.reads, 1);
+	/* one mapping now: the old bounds hold until they are 10 s old */
+	write_file("proc/77/maps", "1000-9000 rw-p 00000000 00:00 0\n");
+	assert_true(vma_bounds_crossed(&b, 77, 0x2000, 0x4000, 1000 + VMA_BOUNDS_MAX_AGE_MS));
+	assert_false(vma_bounds_crossed(&b, 77, 0x2000, 0x4000, 1001 + VMA_BOUNDS_MAX_AGE_MS));
+	assert_int_equal(b.reads, 2);
+	/* no such process: nothing crossed, counted */
+	assert_false(vma_bounds_crossed(&b, 78, 0x2000, 0x4000, 1000));
+	assert_int_equal(b.read_errors, 1);
+	vma_bounds_forget(&b, 77);
+	assert_false(vma_bounds_crossed(&b, 77, 0x2000, 0x4000, 50000));
+	assert_int_equal(b.reads, 4);
+	vma_bounds_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_smaps_chunks),
 		cmocka_unit_test(test_smaps_long_line),
 		cmocka_unit_test(test_smaps_rollup_skip),
+		cmocka_unit_test(test_vma_bounds),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

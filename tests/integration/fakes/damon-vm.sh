@@ -20,7 +20,7 @@ cp "$(command -v busybox)" initrd/bin/
 gcc -O2 -static -o initrd/bin/probe-workload "$W_SRC"
 gcc -std=c11 -D_GNU_SOURCE -O2 -static -I"$top/include" -I"$top/src" -o initrd/bin/damon-probe \
 	"$here/damon-probe.c" "$top"/src/linux/damon*.c "$top"/src/linux/sysfs_io.c "$top"/src/linux/src_log.c \
-	"$top"/src/linux/tracefs.c "$top"/src/linux/perf_ring.c "$top"/src/linux/proc_parse.c "$top"/src/linux/fsroot.c -lpthread
+	"$top"/src/linux/tracefs.c "$top"/src/linux/perf_ring.c "$top"/src/linux/proc_parse.c "$top"/src/linux/fsroot.c "$top"/src/linux/vma_bounds.c -lpthread
 cp "$here/damon-vm-init.sh" initrd/init; chmod +x initrd/init
 (cd initrd && find . | cpio -o -H newc 2>/dev/null | gzip > ../initrd.gz)
 qemu_tiered 400 1024 1024 \

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Where hot ranges were seen, per target: 2 MiB chunks of the address
+ * space with the time a hot range first covered them in the current
+ * sighting and the time one last did. A chunk covered again at least
+ * range_confirm_ms after its sighting began was seen accessed twice, apart:
+ * range promotion (pl_report.c) takes that as the evidence for its pages
+ * that a DAMON region cannot give page by page. A sighting ends when no hot
+ * range covered the chunk for range_seen_ttl_ms; the next cover starts a
+ * new one. An open-addressing hash on the chunk number (linear probing, at
+ * most half full); ended sightings are dropped when it grows.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pl_internal.h"
+
+static size_t slot_of(uint64_t chunk, size_t cap)
+{
+	return (size_t)((chunk * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
+static bool ended(const struct pl *pl, const struct pl_seen *e, uint64_t now_ms)
+{
+	return now_ms - e->last_ms > pl->p.range_seen_ttl_ms;
+}
+
+/* Rebuild into @cap slots, dropping sightings ended at @now_ms. */
+static int rehash(struct pl *pl, struct pl_seen_set *s, size_t cap,
+		  uint64_t now_ms)
+{
+	struct pl_seen *nv = calloc(cap, sizeof(*nv)), *old = s->v;
+	size_t oldcap = s->cap;
+
+	if (!nv)
+		return -ENOMEM;
+	s->v = nv;
+	s->cap = cap;
+	s->n = 0;
+	for (size_t i = 0; i < oldcap; i++) {
+		size_t j;
+
+		if (!old[i].used || ended(pl, &old[i], now_ms))
+			continue;
+		for (j = slot_of(old[i].chunk, cap); nv[j].used; j = (j + 1) & (cap - 1))
+			;
+		nv[j] = old[i];
+		s->n++;
+	}
+	free(old);
+	return 0;
+}
+
+/* The chunk's slot: its entry, or the free slot it would take. */
+static struct pl_seen *slot(struct pl_seen_set *s, uint64_t chunk)
+{
+	size_t i;
+
+	for (i = slot_of(chunk, s->cap); s->v[i].used; i = (i + 1) & (s->cap - 1))
+		if (s->v[i].chunk == chunk)
+			break;
+	return &s->v[i];
+}
+
+bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
+		   uint64_t now_ms)
+{
+	struct pl_seen *e;
+
+	if (s->cap) {
+		e = slot(s, chunk);
+		if (e->used && !ended(pl, e, now_ms)) {
+			if (now_ms > e->last_ms)
+				e->last_ms = now_ms;
+			return now_ms - e->first_ms >= pl->p.range_confirm_ms;
+		}
+		if (e->used) {
+			e->first_ms = e->last_ms = now_ms;	/* a new sighting */
+			return false;
+		}
+	}
+	if ((s->n + 1) * 2 > s->cap) {
+		/* out of memory: the chunk is not remembered, which only
+		 * delays its range promotion */
+		if (rehash(pl, s, s->cap ? s->cap * 2 : 64, now_ms))
+			return false;
+	}
+	e = slot(s, chunk);
+	if (!e->used)
+		s->n++;
+	*e = (struct pl_seen){ .used = true, .chunk = chunk,
+			       .first_ms = now_ms, .last_ms = now_ms };
+	return false;
+}
+
+void pl_seen_free(struct pl_seen_set *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Mapping bounds of processes, from /proc/PID/maps (vma_bounds.h).
+ */
+#include "linux/vma_bounds.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux/damon_parse.h"
+
+/* [vsyscall] is no mapping of the process's mm */
+#define VSYSCALL_START 0xffff800000000000ULL
+
+int vma_bounds_init(struct vma_bounds *b, const char *procfs_root)
+{
+	memset(b, 0, sizeof(*b));
+	if (strlen(procfs_root) >= sizeof(b->procfs))
+		return -ENAMETOOLONG;
+	strcpy(b->procfs, procfs_root);
+	pthread_mutex_init(&b->mx, NULL);
+	return 0;
+}
+
+void vma_bounds_free(struct vma_bounds *b)
+{
+	for (size_t i = 0; i < VMA_BOUNDS_PIDS; i++)
+		free(b->p[i].at);
+	pthread_mutex_destroy(&b->mx);
+	memset(b, 0, sizeof(*b));
+}
+
+static int push(uint64_t **v, size_t *n, size_t *cap, uint64_t a, uint64_t e)
+{
+	if (*n + 2 > *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		uint64_t *nv = realloc(*v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = a;
+	(*v)[(*n)++] = e;
+	return 0;
+}
+
+int vma_bounds_parse(const char *buf, size_t len, uint64_t **ret, size_t *ret_n)
+{
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0;
+	int err = 0;
+
+	for (size_t off = 0; off < len && !err;) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+		size_t l = nl ? (size_t)(nl - (buf + off)) : len - off;
+		uint64_t a, e;
+
+		if (!damon_parse_maps_line(buf + off, l, &a, &e) &&
+		    a < VSYSCALL_START && (!n || a >= v[n - 1]))
+			err = push(&v, &n, &cap, a, e);
+		off += l + 1;
+	}
+	if (err) {
+		free(v);
+		v = NULL;
+		n = 0;
+	}
+	*ret = v;
+	*ret_n = n / 2;
+	return err;
+}
+
+/* The whole of <procfs>/PID/maps, malloc'd, into @ret (@ret_len bytes). */
+static int read_maps(const struct vma_bounds *b, pid_t pid, char **ret,
+		     size_t *ret_len)
+{
+	char path[4200], *buf = NULL;
+	size_t len = 0, cap = 0;
+	int err = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/maps", b->procfs, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (cap - len < 65536) {
+			char *nb = realloc(buf, cap + 262144);
+
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap += 262144;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0) {
+			if (ferror(f))
+				err = -EIO;
+			break;
+		}
+	}
+	fclose(f);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*ret = buf;
+	*ret_len = len;
+	return 0;
+}
+
+/* @pid's slot, read again if too old (mx held). NULL: no bounds. */
+static struct vma_bounds_pid *get(struct vma_bounds *b, pid_t pid,
+				  uint64_t now_ms)
+{
+	struct vma_bounds_pid *slot = NULL, *oldest = &b->p[0];
+	char *buf;
+	size_t len;
+	int err;
+
+	for (size_t i = 0; i < VMA_BOUNDS_PIDS; i++) {
+		if (b->p[i].pid == pid) {
+			slot = &b->p[i];
+			break;
+		}
+		if (!b->p[i].pid)
+			oldest = &b->p[i];	/* a free slot beats any */
+		else if (oldest->pid && b->p[i].read_ms < oldest->read_ms)
+			oldest = &b->p[i];
+	}
+	if (slot && now_ms - slot->read_ms <= VMA_BOUNDS_MAX_AGE_MS)
+		return slot;
+	if (!slot) {
+		slot = oldest;
+		free(slot->at);
+		*slot = (struct vma_bounds_pid){ .pid = pid };
+	}
+	b->reads++;
+	err = read_maps(b, pid, &buf, &len);
+	if (!err) {
+		uint64_t *at;
+		size_t n;
+
+		err = vma_bounds_parse(buf, len, &at, &n);
+		free(buf);
+		if (!err) {
+			free(slot->at);
+			slot->at = at;
+			slot->n = n;
+		}
+	}
+	slot->read_ms = now_ms;	/* a failed read is tried again later too */
+	if (err) {
+		b->read_errors++;
+		return NULL;
+	}
+	return slot;
+}
+
+bool vma_bounds_crossed(struct vma_bounds *b, pid_t pid, uint64_t start,
+			uint64_t end, uint64_t now_ms)
+{
+	const struct vma_bounds_pid *s;
+	size_t lo = 0, hi;
+	bool ret = false;
+
+	if (end <= start)
+		return false;
+	pthread_mutex_lock(&b->mx);
+	s = get(b, pid, now_ms);
+	if (s && s->n) {
+		/* the first mapping that ends after start */
+		hi = s->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s->at[2 * mid + 1] <= start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* it and the next both begin before end */
+		ret = lo + 1 < s->n && s->at[2 * lo] < end && s->at[2 * (lo + 1)] < end;
+	}
+	pthread_mutex_unlock(&b->mx);
+	return ret;
+}
+
+void vma_bounds_forget(struct vma_bounds *b, pid_t pid)
+{
+	pthread_mutex_lock(&b->mx);
+	for (size_t i = 0; i < VMA_BOUNDS_PIDS; i++) {
+		if (b->p[i].pid == pid) {
+			free(b->p[i].at);
+			b->p[i] = (struct vma_bounds_pid){ 0 };
+		}
+	}
+	pthread_mutex_unlock(&b->mx);
+}
