@@ -27,12 +27,10 @@ static const struct pl_node nodes[] = {
 
 static struct fake_machine fm;
 
-/* A pipeline over a fresh fake machine, with its ops or others, eager
- * promotion waiting for regions of @eager_min_age aggregations. */
-static struct pl *new_pl_with(bool demote, const struct pl_ops *ops,
-			       unsigned int eager_min_age)
+/* A pipeline over a fresh fake machine with settings @p and ops @ops. */
+static struct pl *new_pl_params(const struct pl_params *p,
+				const struct pl_ops *ops)
 {
-	struct pl_params p;
 	char err[256] = "";
 	struct pl *pl;
 
@@ -40,29 +38,23 @@ static struct pl *new_pl_with(bool demote, const struct pl_ops *ops,
 	fm.perm_node = -1;
 	fm.total[0] = 128 * MIB;
 	fm.total[1] = 512 * MIB;
-	pl_params_default(PGHOT_MODE_DEFAULT, &p);
-	p.demote_enabled = demote;
-	p.eager_min_age = eager_min_age;
-	pl = pl_new(&p, nodes, 2, ops, &fm, err, sizeof(err));
+	pl = pl_new(p, nodes, 2, ops, &fm, err, sizeof(err));
 	if (!pl)
 		fail_msg("pl_new: %s", err);
 	return pl;
 }
 
-/* A pipeline over a fresh fake machine with settings @p. */
-static struct pl *new_pl_params(const struct pl_params *p)
+/* The same with the default settings, demotion @demote and eager
+ * promotion waiting for regions of @eager_min_age aggregations. */
+static struct pl *new_pl_with(bool demote, const struct pl_ops *ops,
+			       unsigned int eager_min_age)
 {
-	char err[256] = "";
-	struct pl *pl;
+	struct pl_params p;
 
-	memset(&fm, 0, sizeof(fm));
-	fm.perm_node = -1;
-	fm.total[0] = 128 * MIB;
-	fm.total[1] = 512 * MIB;
-	pl = pl_new(p, nodes, 2, &fm_ops, &fm, err, sizeof(err));
-	if (!pl)
-		fail_msg("pl_new: %s", err);
-	return pl;
+	pl_params_default(PGHOT_MODE_DEFAULT, &p);
+	p.demote_enabled = demote;
+	p.eager_min_age = eager_min_age;
+	return new_pl_params(&p, ops);
 }
 
 static struct pl *new_pl(bool demote)
@@ -371,7 +363,7 @@ static void test_range_promotion(void **state)
 	 * (test_evidence_explained_by_top) */
 	pl_params_default(PGHOT_MODE_DEFAULT, &pp);
 	pp.known_top_ttl_ms = 0;
-	pl = new_pl_params(&pp);
+	pl = new_pl_params(&pp, &fm_ops);
 	a = fm_add(&fm, 100, 1, 0x40000000, 2048, 1);
 	add_target(pl, a);
 	assert_int_equal(pl_run(pl, 900, NULL), 0);	/* node memory */
@@ -397,7 +389,7 @@ static void test_range_promotion(void **state)
 	free_pl(pl);
 
 	/* a range over two mappings (the source says so): samples only */
-	pl = new_pl_params(&pp);
+	pl = new_pl_params(&pp, &fm_ops);
 	a = fm_add(&fm, 100, 1, 0x40000000, 2048, 1);
 	add_target(pl, a);
 	assert_int_equal(pl_run(pl, 900, NULL), 0);
@@ -410,7 +402,7 @@ static void test_range_promotion(void **state)
 	free_pl(pl);
 
 	/* DRAM 20% free (below 10% reserve + the 25% line): samples only */
-	pl = new_pl_params(&pp);
+	pl = new_pl_params(&pp, &fm_ops);
 	a = fm_add(&fm, 100, 1, 0x40000000, 2048, 1);
 	add_target(pl, a);
 	fm.filler[0] = fm.total[0] * 80 / 100;
