@@ -6,7 +6,10 @@
  * open-addressing hash on the chunk number, linear probing, at most half
  * full), each with a 512-bit map and the time of its last mark; a chunk's
  * marks expire together, known_top_ttl_ms after the last one (the kernel
- * may move a page down meanwhile: reclaim demotion, another tool).
+ * may move a page down meanwhile: reclaim demotion, another tool). Each
+ * chunk also keeps its heat, a moving average of the evidence of the
+ * ranges over it, so that a range's accesses can be set against the pages
+ * of it already up (explained_by_top() in pl_report.c).
  */
 #include <errno.h>
 #include <stdlib.h>
