@@ -25,7 +25,7 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	ret->eager_min_age = 3;
 	ret->range_promote = true;
 	ret->range_confirm_ms = 1000;
-	ret->range_seen_ttl_ms = 30000;
+	ret->range_seen_ttl_ms = 5000;
 	ret->known_top_ttl_ms = 30000;
 	ret->demote_low_pct = 5;
 	ret->demote_high_pct = 10;

@@ -187,10 +187,11 @@ struct pl_params {
 	unsigned int eager_min_age;	/* aggregations */
 	/* Range promotion while the top tier has plenty of room (headroom,
 	 * as above, of eager_room_pct or more): every page of a hot range is
-	 * looked up, and promoted at once if it is on a lower tier, where a
-	 * hot range had already covered its 2 MiB chunk at least
-	 * range_confirm_ms earlier in a sighting that did not end (a hot
-	 * cover at most range_seen_ttl_ms ago). DAMON checks one page of a
+	 * looked up, and promoted at once if it is on a lower tier, where hot
+	 * ranges had covered its 2 MiB chunk in two earlier reports, the
+	 * first at least range_confirm_ms before, in a sighting that did not
+	 * end (each cover at most range_seen_ttl_ms after the one before;
+	 * pl_seen.c says why not two covers). DAMON checks one page of a
 	 * region per sampling interval, so where the hot pages are scattered
 	 * over a large area (an allocator's key-value slots) every region of
 	 * it is seen accessed now and then and no region stands out; a page
@@ -200,7 +201,7 @@ struct pl_params {
 	 * aggregations is split within a few of them (about 0.5 s on the test
 	 * bed), so its cold part is not covered again and stays down. It
 	 * queues at most the pages the headroom above the eager_room_pct line
-	 * holds per poll. Defaults true, 1000, 30000. */
+	 * holds per poll. Defaults true, 1000, 5000. */
 	bool range_promote;
 	uint32_t range_confirm_ms;	/* >= 1 */
 	uint32_t range_seen_ttl_ms;	/* > range_confirm_ms */

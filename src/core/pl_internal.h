@@ -61,6 +61,7 @@ struct pl_seen {
 	uint64_t chunk;		/* page number / 512 */
 	uint64_t first_ms;
 	uint64_t last_ms;
+	uint32_t covers;	/* reports (distinct times) in the sighting */
 	bool used;
 };
 
@@ -179,7 +180,9 @@ void pl_known_free(struct pl_known_set *k);
 /* pl_seen.c: chunks hot ranges covered (chunk: page number / 512) */
 #define PL_SEEN_CHUNK_PAGES 512
 /* Note a hot range's cover of @chunk at @now_ms; true if the chunk's
- * sighting began at least range_confirm_ms before. */
+ * sighting began at least range_confirm_ms before and has had
+ * PL_SEEN_COVERS covers. */
+#define PL_SEEN_COVERS 3
 bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 		   uint64_t now_ms);
 void pl_seen_free(struct pl_seen_set *s);

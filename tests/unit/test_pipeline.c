@@ -341,9 +341,10 @@ static void test_eager_with_room(void **state)
 
 /*
  * Range promotion: with plenty of room on DRAM, a hot range covering
- * chunks a hot range covered at least range_confirm_ms (1 s) before is
- * looked up whole; a first cover, or one 0.5 s after, is only sampled; a
- * chunk whose sighting ended (30 s without a cover) starts over; a range
+ * chunks hot ranges covered twice before, the first at least
+ * range_confirm_ms (1 s) before, is looked up whole; a first cover, or one
+ * 0.5 s after, is only sampled; a chunk whose sighting ended (5 s without a
+ * cover) starts over; a range
  * that spans two mappings and DRAM without plenty of room get samples
  * only.
  */
@@ -381,10 +382,12 @@ static void test_range_promotion(void **state)
 	assert_true(fm_count(a, 1024, 2048, 0) <= 294);
 	pl_stats(pl, &st);
 	assert_int_equal(st.pages_range, 1024);	/* no known set: all queued */
-	/* r2's chunks: a cover 31 s later starts a new sighting */
+	/* r2's chunks: a cover 31 s later starts a new sighting (5 s without
+	 * one ended the last), and two covers a second apart are not three */
 	step(pl, &r2, 1, 33000);
-	assert_true(fm_count(a, 1024, 2048, 0) < 1024);
 	step(pl, &r2, 1, 34000);
+	assert_true(fm_count(a, 1024, 2048, 0) < 1024);
+	step(pl, &r2, 1, 34100);
 	assert_int_equal(fm_count(a, 1024, 2048, 0), 1024);
 	free_pl(pl);
 
@@ -444,11 +447,12 @@ static void test_evidence_explained_by_top(void **state)
 	assert_int_equal(st.ranges_explained, 30);
 	assert_int_equal(st.pages_range, 0);
 	assert_int_equal(fm_count(a, 512, 2048, 0), 0);
-	/* samples go up at once (eager), and a report 1.1 s later takes the
-	 * rest (range promotion) */
+	/* samples go up at once (eager), and a third report 1.1 s after the
+	 * first takes the rest (range promotion) */
 	r[1].nr_accesses = 15;
 	step(pl, r, 2, 4100);
 	assert_true(fm_count(a, 512, 2048, 0) > 0);
+	step(pl, r, 2, 4600);
 	step(pl, r, 2, 5200);
 	pl_stats(pl, &st);
 	assert_true(st.pages_range > 0);
