@@ -38,6 +38,16 @@ struct pl_qent {
 				 * the pages of one folio */
 };
 
+/* The chunks of the known-top and seen sets (pl_known.c, pl_seen.c):
+ * 2 MiB of 4 KiB pages, found by an open-addressing hash on the chunk
+ * number (linear probing, at most half full, cap a power of two). */
+#define PL_CHUNK_PAGES 512
+
+static inline size_t pl_chunk_slot(uint64_t chunk, size_t cap)
+{
+	return (size_t)((chunk * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
 /* One 2 MiB chunk of a target's pages known to be on the top tier. */
 struct pl_known {
 	uint64_t chunk;		/* page number / 512 */
@@ -178,7 +188,6 @@ void pl_known_mark(struct pl *pl, struct pl_known_set *k, uint64_t page,
 void pl_known_free(struct pl_known_set *k);
 
 /* pl_seen.c: chunks hot ranges covered (chunk: page number / 512) */
-#define PL_SEEN_CHUNK_PAGES 512
 /* Note a hot range's cover of @chunk at @now_ms; true if the chunk's
  * sighting began at least range_confirm_ms before and has had
  * PL_SEEN_COVERS covers. */

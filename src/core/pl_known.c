@@ -17,19 +17,12 @@
 
 #include "core/pl_internal.h"
 
-#define CHUNK_PAGES 512
-
-static size_t slot_of(uint64_t chunk, size_t cap)
-{
-	return (size_t)((chunk * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
-}
-
 /* The chunk's entry, or NULL. */
 static struct pl_known *find(const struct pl_known_set *k, uint64_t chunk)
 {
 	if (!k->cap)
 		return NULL;
-	for (size_t i = slot_of(chunk, k->cap);; i = (i + 1) & (k->cap - 1)) {
+	for (size_t i = pl_chunk_slot(chunk, k->cap);; i = (i + 1) & (k->cap - 1)) {
 		struct pl_known *e = &k->v[i];
 
 		if (!e->used)
@@ -57,7 +50,7 @@ static int rehash(struct pl_known_set *k, size_t cap, uint64_t now_ms,
 
 		if (!e->used || now_ms - e->stamp_ms > ttl_ms)
 			continue;
-		for (j = slot_of(e->chunk, cap); nv[j].used; j = (j + 1) & (cap - 1))
+		for (j = pl_chunk_slot(e->chunk, cap); nv[j].used; j = (j + 1) & (cap - 1))
 			;
 		d = &nv[j];
 		*d = *e;
@@ -71,29 +64,13 @@ bool pl_known_top(const struct pl *pl, const struct pl_known_set *k,
 		  uint64_t page, uint64_t now_ms)
 {
 	const struct pl_known *e;
-	unsigned int bit = (unsigned int)(page % CHUNK_PAGES);
+	unsigned int bit = (unsigned int)(page % PL_CHUNK_PAGES);
 
 	if (!pl->p.known_top_ttl_ms)
 		return false;
-	e = find(k, page / CHUNK_PAGES);
+	e = find(k, page / PL_CHUNK_PAGES);
 	return e && now_ms - e->stamp_ms <= pl->p.known_top_ttl_ms &&
 	       (e->bits[bit / 64] >> (bit % 64)) & 1;
-}
-
-bool pl_known_all_top(const struct pl *pl, const struct pl_known_set *k,
-		      uint64_t page, uint64_t now_ms)
-{
-	const struct pl_known *e;
-
-	if (!pl->p.known_top_ttl_ms || page % CHUNK_PAGES)
-		return false;
-	e = find(k, page / CHUNK_PAGES);
-	if (!e || now_ms - e->stamp_ms > pl->p.known_top_ttl_ms)
-		return false;
-	for (size_t i = 0; i < 8; i++)
-		if (e->bits[i] != UINT64_MAX)
-			return false;
-	return true;
 }
 
 /* Share of a new range's evidence in a chunk's heat: about the last four
@@ -106,17 +83,29 @@ static unsigned int known_in(const struct pl_known *e, uint64_t from, uint64_t t
 {
 	unsigned int n = 0;
 
-	if (from % CHUNK_PAGES == 0 && to - from == CHUNK_PAGES) {
+	if (from % PL_CHUNK_PAGES == 0 && to - from == PL_CHUNK_PAGES) {
 		for (size_t i = 0; i < 8; i++)
 			n += (unsigned int)__builtin_popcountll(e->bits[i]);
 		return n;
 	}
 	for (uint64_t q = from; q < to; q++) {
-		unsigned int bit = (unsigned int)(q % CHUNK_PAGES);
+		unsigned int bit = (unsigned int)(q % PL_CHUNK_PAGES);
 
 		n += (e->bits[bit / 64] >> (bit % 64)) & 1;
 	}
 	return n;
+}
+
+bool pl_known_all_top(const struct pl *pl, const struct pl_known_set *k,
+		      uint64_t page, uint64_t now_ms)
+{
+	const struct pl_known *e;
+
+	if (!pl->p.known_top_ttl_ms || page % PL_CHUNK_PAGES)
+		return false;
+	e = find(k, page / PL_CHUNK_PAGES);
+	return e && now_ms - e->stamp_ms <= pl->p.known_top_ttl_ms &&
+	       known_in(e, page, page + PL_CHUNK_PAGES) == PL_CHUNK_PAGES;
 }
 
 /*
@@ -132,14 +121,14 @@ static void each_chunk(const struct pl *pl, const struct pl_known_set *k,
 		       void *arg)
 {
 	uint64_t end = first + npages;
-	uint64_t c0 = first / CHUNK_PAGES, c1 = (end - 1) / CHUNK_PAGES;
+	uint64_t c0 = first / PL_CHUNK_PAGES, c1 = (end - 1) / PL_CHUNK_PAGES;
 
 	if (!npages || !k->cap)
 		return;
 	if (c1 - c0 + 1 <= k->cap) {
 		for (uint64_t c = c0; c <= c1; c++) {
 			struct pl_known *e = find(k, c);
-			uint64_t from = c * CHUNK_PAGES, to = from + CHUNK_PAGES;
+			uint64_t from = c * PL_CHUNK_PAGES, to = from + PL_CHUNK_PAGES;
 
 			if (!e || now_ms - e->stamp_ms > pl->p.known_top_ttl_ms)
 				continue;
@@ -149,7 +138,7 @@ static void each_chunk(const struct pl *pl, const struct pl_known_set *k,
 	}
 	for (size_t i = 0; i < k->cap; i++) {
 		struct pl_known *e = &k->v[i];
-		uint64_t from = e->chunk * CHUNK_PAGES, to = from + CHUNK_PAGES;
+		uint64_t from = e->chunk * PL_CHUNK_PAGES, to = from + PL_CHUNK_PAGES;
 
 		if (!e->used || e->chunk < c0 || e->chunk > c1 ||
 		    now_ms - e->stamp_ms > pl->p.known_top_ttl_ms)
@@ -198,8 +187,8 @@ void pl_known_hits(const struct pl *pl, const struct pl_known_set *k,
 void pl_known_mark(struct pl *pl, struct pl_known_set *k, uint64_t page,
 		   uint64_t now_ms, bool top)
 {
-	uint64_t chunk = page / CHUNK_PAGES;
-	unsigned int bit = (unsigned int)(page % CHUNK_PAGES);
+	uint64_t chunk = page / PL_CHUNK_PAGES;
+	unsigned int bit = (unsigned int)(page % PL_CHUNK_PAGES);
 	struct pl_known *e;
 
 	if (!pl->p.known_top_ttl_ms)
@@ -213,7 +202,7 @@ void pl_known_mark(struct pl *pl, struct pl_known_set *k, uint64_t page,
 		if ((k->n + 1) * 2 > k->cap &&
 		    rehash(k, k->cap ? k->cap * 2 : 64, now_ms, pl->p.known_top_ttl_ms))
 			return;	/* out of memory: it is only a hint */
-		for (i = slot_of(chunk, k->cap); k->v[i].used; i = (i + 1) & (k->cap - 1))
+		for (i = pl_chunk_slot(chunk, k->cap); k->v[i].used; i = (i + 1) & (k->cap - 1))
 			;
 		e = &k->v[i];
 		/* heat unknown until a range covers the chunk */

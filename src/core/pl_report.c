@@ -237,10 +237,10 @@ static int queue_whole(struct pl *pl, struct pl_qent *e, uint64_t first,
 	w.weight = (uint8_t)pl->p.tun.freq_threshold;	/* ready at once */
 
 	for (uint64_t page = first; page < end; page++) {
-		if (page % PL_SEEN_CHUNK_PAGES == 0 && end - page >= PL_SEEN_CHUNK_PAGES &&
+		if (page % PL_CHUNK_PAGES == 0 && end - page >= PL_CHUNK_PAGES &&
 		    pl_known_all_top(pl, k, page, now_ms)) {
-			pl->st.pages_known_top += PL_SEEN_CHUNK_PAGES;
-			page += PL_SEEN_CHUNK_PAGES - 1;
+			pl->st.pages_known_top += PL_CHUNK_PAGES;
+			page += PL_CHUNK_PAGES - 1;
 			continue;
 		}
 		if (pl_known_top(pl, k, page, now_ms)) {
@@ -278,8 +278,8 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
 	int err = 0;
 
 	for (uint64_t page = first; page < end && !err;) {
-		uint64_t next = (page / PL_SEEN_CHUNK_PAGES + 1) * PL_SEEN_CHUNK_PAGES;
-		bool again = pl_seen_again(pl, seen, page / PL_SEEN_CHUNK_PAGES,
+		uint64_t next = (page / PL_CHUNK_PAGES + 1) * PL_CHUNK_PAGES;
+		bool again = pl_seen_again(pl, seen, page / PL_CHUNK_PAGES,
 					   now_ms) && whole;
 
 		if (next > end)

@@ -19,11 +19,6 @@
 
 #include "core/pl_internal.h"
 
-static size_t slot_of(uint64_t chunk, size_t cap)
-{
-	return (size_t)((chunk * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
-}
-
 static bool ended(const struct pl *pl, const struct pl_seen *e, uint64_t now_ms)
 {
 	return now_ms - e->last_ms > pl->p.range_seen_ttl_ms;
@@ -46,7 +41,7 @@ static int rehash(struct pl *pl, struct pl_seen_set *s, size_t cap,
 
 		if (!old[i].used || ended(pl, &old[i], now_ms))
 			continue;
-		for (j = slot_of(old[i].chunk, cap); nv[j].used; j = (j + 1) & (cap - 1))
+		for (j = pl_chunk_slot(old[i].chunk, cap); nv[j].used; j = (j + 1) & (cap - 1))
 			;
 		nv[j] = old[i];
 		s->n++;
@@ -60,7 +55,7 @@ static struct pl_seen *slot(struct pl_seen_set *s, uint64_t chunk)
 {
 	size_t i;
 
-	for (i = slot_of(chunk, s->cap); s->v[i].used; i = (i + 1) & (s->cap - 1))
+	for (i = pl_chunk_slot(chunk, s->cap); s->v[i].used; i = (i + 1) & (s->cap - 1))
 		if (s->v[i].chunk == chunk)
 			break;
 	return &s->v[i];
