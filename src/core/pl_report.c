@@ -305,8 +305,8 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
 }
 
 /*
- * Whether the accesses DAMON saw in range @r are those of its pages
- * already on the top tier: they run hotter than the range (their chunks'
+ * Whether the accesses DAMON saw in range @r (evidence @p) are those of
+ * its pages already on the top tier: they run hotter than the range (their chunks'
  * heat at least twice its evidence), and a Poisson count with the hits they
  * would give its checks reaches its nr_accesses with 5% or more
  * probability. DAMON checks one random page of a region per sampling
@@ -316,11 +316,11 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
  * part by part is as warm in both parts, and is not explained.
  */
 static bool explained_by_top(const struct pl *pl, uint32_t t,
-			     const struct pl_range *r, uint64_t first,
+			     const struct pl_range *r, double p, uint64_t first,
 			     uint64_t npages, uint64_t now_ms)
 {
 	struct pl_known_hits h;
-	double p = evidence(r), lambda, term, tail;
+	double lambda, term, tail;
 
 	if (!r->max_accesses || !npages || !r->nr_accesses)
 		return false;
@@ -363,7 +363,7 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 	size_t want = pl->p.range_pages_min +
 		      (size_t)((pl->p.range_pages_max - pl->p.range_pages_min) * p);
 
-	if (!r->cold && explained_by_top(pl, t, r, first, npages, now_ms)) {
+	if (!r->cold && explained_by_top(pl, t, r, p, first, npages, now_ms)) {
 		pl->st.ranges_explained++;
 		return 0;
 	}
