@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "linux/sysfs_io.h"
+#include "linux/vma_bounds.h"
 
 const struct damos_pattern damos_pattern_all = {
 	.sz_min = 0,
@@ -256,43 +257,11 @@ int damon_admin_set_targets(struct damon_admin *a, uint32_t k,
 
 int damon_pid_regions(const char *procfs_root, pid_t pid, struct damon_range ret[3])
 {
-	char p[PATH_MAX], line[512];
-	struct damon_range *v = NULL;
-	size_t n = 0, cap = 0;
-	FILE *f;
-	int err = 0;
+	struct damon_range *v;
+	size_t n;
+	int err;
 
-	if (sysfs_path(p, sizeof(p), "%s/%d/maps", procfs_root, (int)pid) < 0)
-		return -ENAMETOOLONG;
-	f = fopen(p, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t a, b;
-		size_t len = strlen(line);
-
-		if (damon_parse_maps_line(line, len, &a, &b))
-			continue;
-		/* [vsyscall] is no VMA of the process's mm */
-		if (a >= 0xffff800000000000ULL)
-			continue;
-		if (n && a < v[n - 1].end)
-			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			struct damon_range *nv = realloc(v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				err = -ENOMEM;
-				break;
-			}
-			v = nv;
-			cap = ncap;
-		}
-		v[n].start = a;
-		v[n++].end = b;
-	}
-	fclose(f);
+	err = vma_bounds_read(procfs_root, pid, &v, &n);
 	if (!err)
 		err = damon_three_regions(v, n, ret);
 	free(v);

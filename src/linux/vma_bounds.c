@@ -27,63 +27,58 @@ int vma_bounds_init(struct vma_bounds *b, const char *procfs_root)
 void vma_bounds_free(struct vma_bounds *b)
 {
 	for (size_t i = 0; i < VMA_BOUNDS_PIDS; i++)
-		free(b->p[i].at);
+		free(b->p[i].maps);
 	pthread_mutex_destroy(&b->mx);
 	memset(b, 0, sizeof(*b));
 }
 
-static int push(uint64_t **v, size_t *n, size_t *cap, uint64_t a, uint64_t e)
+int vma_bounds_parse(const char *buf, size_t len, struct damon_range **ret,
+		     size_t *ret_n)
 {
-	if (*n + 2 > *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		uint64_t *nv = realloc(*v, ncap * sizeof(*nv));
+	struct damon_range *v = NULL;
+	size_t n = 0, cap = 0;
 
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = ncap;
+	for (size_t off = 0, l; off < len; off += l + 1) {
+		const char *line = buf + off, *nl = memchr(line, '\n', len - off);
+		uint64_t a, e;
+
+		l = nl ? (size_t)(nl - line) : len - off;
+		if (damon_parse_maps_line(line, l, &a, &e) || a >= VSYSCALL_START ||
+		    (n && a < v[n - 1].end))
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct damon_range *nv = realloc(v, ncap * sizeof(*nv));
+
+			if (!nv) {
+				free(v);
+				*ret = NULL;
+				*ret_n = 0;
+				return -ENOMEM;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		v[n++] = (struct damon_range){ .start = a, .end = e };
 	}
-	(*v)[(*n)++] = a;
-	(*v)[(*n)++] = e;
+	*ret = v;
+	*ret_n = n;
 	return 0;
 }
 
-int vma_bounds_parse(const char *buf, size_t len, uint64_t **ret, size_t *ret_n)
-{
-	uint64_t *v = NULL;
-	size_t n = 0, cap = 0;
-	int err = 0;
-
-	for (size_t off = 0; off < len && !err;) {
-		const char *nl = memchr(buf + off, '\n', len - off);
-		size_t l = nl ? (size_t)(nl - (buf + off)) : len - off;
-		uint64_t a, e;
-
-		if (!damon_parse_maps_line(buf + off, l, &a, &e) &&
-		    a < VSYSCALL_START && (!n || a >= v[n - 1]))
-			err = push(&v, &n, &cap, a, e);
-		off += l + 1;
-	}
-	if (err) {
-		free(v);
-		v = NULL;
-		n = 0;
-	}
-	*ret = v;
-	*ret_n = n / 2;
-	return err;
-}
-
-/* The whole of <procfs>/PID/maps, malloc'd, into @ret (@ret_len bytes). */
-static int read_maps(const struct vma_bounds *b, pid_t pid, char **ret,
-		     size_t *ret_len)
+int vma_bounds_read(const char *procfs_root, pid_t pid, struct damon_range **ret,
+		    size_t *ret_n)
 {
 	char path[4200], *buf = NULL;
 	size_t len = 0, cap = 0;
 	int err = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%d/maps", b->procfs, (int)pid);
+	*ret = NULL;
+	*ret_n = 0;
+	if (snprintf(path, sizeof(path), "%s/%d/maps", procfs_root, (int)pid) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
@@ -109,13 +104,10 @@ static int read_maps(const struct vma_bounds *b, pid_t pid, char **ret,
 		}
 	}
 	fclose(f);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*ret = buf;
-	*ret_len = len;
-	return 0;
+	if (!err)
+		err = vma_bounds_parse(buf, len, ret, ret_n);
+	free(buf);
+	return err;
 }
 
 /* @pid's slot, read again if too old (mx held). NULL: no bounds. */
@@ -123,8 +115,8 @@ static struct vma_bounds_pid *get(struct vma_bounds *b, pid_t pid,
 				  uint64_t now_ms)
 {
 	struct vma_bounds_pid *slot = NULL, *oldest = &b->p[0];
-	char *buf;
-	size_t len;
+	struct damon_range *maps;
+	size_t n;
 	int err;
 
 	for (size_t i = 0; i < VMA_BOUNDS_PIDS; i++) {
@@ -141,22 +133,15 @@ static struct vma_bounds_pid *get(struct vma_bounds *b, pid_t pid,
 		return slot;
 	if (!slot) {
 		slot = oldest;
-		free(slot->at);
+		free(slot->maps);
 		*slot = (struct vma_bounds_pid){ .pid = pid };
 	}
 	b->reads++;
-	err = read_maps(b, pid, &buf, &len);
+	err = vma_bounds_read(b->procfs, pid, &maps, &n);
 	if (!err) {
-		uint64_t *at;
-		size_t n;
-
-		err = vma_bounds_parse(buf, len, &at, &n);
-		free(buf);
-		if (!err) {
-			free(slot->at);
-			slot->at = at;
-			slot->n = n;
-		}
+		free(slot->maps);
+		slot->maps = maps;
+		slot->n = n;
 	}
 	slot->read_ms = now_ms;	/* a failed read is tried again later too */
 	if (err) {
@@ -183,13 +168,14 @@ bool vma_bounds_crossed(struct vma_bounds *b, pid_t pid, uint64_t start,
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
-			if (s->at[2 * mid + 1] <= start)
+			if (s->maps[mid].end <= start)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
 		/* it and the next both begin before end */
-		ret = lo + 1 < s->n && s->at[2 * lo] < end && s->at[2 * (lo + 1)] < end;
+		ret = lo + 1 < s->n && s->maps[lo].start < end &&
+		      s->maps[lo + 1].start < end;
 	}
 	pthread_mutex_unlock(&b->mx);
 	return ret;
@@ -200,7 +186,7 @@ void vma_bounds_forget(struct vma_bounds *b, pid_t pid)
 	pthread_mutex_lock(&b->mx);
 	for (size_t i = 0; i < VMA_BOUNDS_PIDS; i++) {
 		if (b->p[i].pid == pid) {
-			free(b->p[i].at);
+			free(b->p[i].maps);
 			b->p[i] = (struct vma_bounds_pid){ 0 };
 		}
 	}

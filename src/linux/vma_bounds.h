@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "linux/damon_parse.h"
+
 #define VMA_BOUNDS_PIDS 64
 /* Mappings change (mmap, munmap, mprotect splits); 10 s keeps the cost of
  * reading maps (about 35 ms for 100k mappings) below 0.4% of a CPU. */
@@ -27,9 +29,8 @@
 
 struct vma_bounds_pid {
 	pid_t pid;		/* 0: free slot */
-	uint64_t *at;		/* start and end of each mapping, bytes,
-				 * in address order (2 * n entries) */
-	size_t n;		/* mappings */
+	struct damon_range *maps;	/* in address order, bytes */
+	size_t n;
 	uint64_t read_ms;
 };
 
@@ -56,12 +57,23 @@ void vma_bounds_free(struct vma_bounds *b);
  * vma_bounds_parse() - the mappings in the text of a maps file (@buf,
  * @len bytes; lines proc(5) describes). Lines that do not parse, overlap
  * or go back are skipped, and so is [vsyscall].
- * @ret:   set to a malloc'd array the caller frees (NULL when none): each
- *         mapping's start and end, in address order.
- * @ret_n: mappings in it (2 * @ret_n entries).
+ * @ret:   set to a malloc'd array the caller frees (NULL when none), in
+ *         address order.
+ * @ret_n: mappings in it.
  * Return: 0, or -ENOMEM.
  */
-int vma_bounds_parse(const char *buf, size_t len, uint64_t **ret, size_t *ret_n);
+int vma_bounds_parse(const char *buf, size_t len, struct damon_range **ret,
+		     size_t *ret_n);
+
+/**
+ * vma_bounds_read() - the mappings of process @pid: vma_bounds_parse() of
+ * <@procfs_root>/PID/maps, read whole.
+ * Return: 0, -ENOENT the process is gone, -ENAMETOOLONG, -ENOMEM, -EIO,
+ * or the errno of the open; @ret and @ret_n as vma_bounds_parse()'s
+ * (NULL and 0 on an error).
+ */
+int vma_bounds_read(const char *procfs_root, pid_t pid, struct damon_range **ret,
+		    size_t *ret_n);
 
 /**
  * vma_bounds_crossed() - whether [start, end) (bytes) covers parts of two

@@ -12,13 +12,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint64_t *at;
+	struct damon_range *at;
 	size_t n;
 
 	if (vma_bounds_parse((const char *)data, size, &at, &n))
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (at[2 * i + 1] <= at[2 * i] || (i && at[2 * i] < at[2 * i - 1]))
+		if (at[i].end <= at[i].start || (i && at[i].start < at[i - 1].end))
 			__builtin_trap();
 	free(at);
 	return 0;

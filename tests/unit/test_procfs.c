@@ -419,16 +419,20 @@ static void test_vma_bounds(void **state)
 		"4000-4800 rw-p 00000000 00:00 0\n"
 		"8000-9000 r--p 00000000 08:01 42 /usr/lib/x.so\n"
 		"ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 [vsyscall]";
-	const uint64_t want[] = { 0x1000, 0x3000, 0x3000, 0x5000, 0x8000, 0x9000 };
+	const struct damon_range want[] = {
+		{ 0x1000, 0x3000 }, { 0x3000, 0x5000 }, { 0x8000, 0x9000 },
+	};
 	struct vma_bounds b;
 	char root[300];
-	uint64_t *at;
+	struct damon_range *at;
 	size_t n;
 
 	assert_int_equal(vma_bounds_parse(maps, strlen(maps), &at, &n), 0);
 	assert_int_equal(n, 3);
-	for (size_t i = 0; i < 2 * n; i++)
-		assert_int_equal(at[i], want[i]);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(at[i].start, want[i].start);
+		assert_int_equal(at[i].end, want[i].end);
+	}
 	free(at);
 
 	write_file("proc/77/maps", maps);
