@@ -27,6 +27,7 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	ret->range_confirm_ms = 1000;
 	ret->range_seen_ttl_ms = 5000;
 	ret->known_top_ttl_ms = 30000;
+	ret->quiet_after_ms = 5000;
 	ret->demote_low_pct = 5;
 	ret->demote_high_pct = 10;
 	ret->demote_rate_limit_MBps = 256;
@@ -327,6 +328,17 @@ const struct pl_node *pl_nodes(const struct pl *pl, size_t *ret_n)
 	if (ret_n)
 		*ret_n = pl ? pl->nr_nodes : 0;
 	return pl ? pl->nodes : NULL;
+}
+
+bool pl_quiet(const struct pl *pl, uint64_t now_ms)
+{
+	if (!pl || !pl->p.quiet_after_ms || pl->p.demote_enabled || !pl->work_ms ||
+	    now_ms < pl->work_ms + pl->p.quiet_after_ms)
+		return false;
+	for (size_t i = 0; i < pl->nr_w; i++)
+		if (pghot_nr_ready(pl->e, pl->w[i].nid))
+			return false;
+	return true;
 }
 
 bool pl_demote_wanted(const struct pl *pl)

@@ -208,6 +208,10 @@ struct pl_params {
 	/* Pages found on (or moved to) a top-tier node are not looked up
 	 * again for this long, ms (0: always look). Default 30000. */
 	uint32_t known_top_ttl_ms;
+	/* Quiet (pl_quiet()): no reported page turned ready for this long,
+	 * ms, no page waits, and demotion is off; 0: never quiet. Default
+	 * 5000 (50 DAMON aggregations of 100 ms). */
+	uint32_t quiet_after_ms;
 	/* Demotion: when a top-tier node's free memory is below low_pct of
 	 * its size, move its coldest known pages to its demote_to node until
 	 * free memory would reach high_pct, at most rate_limit_MBps. */
@@ -398,6 +402,21 @@ const struct pl_node *pl_nodes(const struct pl *pl, size_t *ret_n);
  * mapping of move_pages(2)'s per-page status.
  */
 enum pghot_move_status pl_move_status(int err);
+
+/**
+ * pl_quiet() - whether the pipeline has had nothing to do for a while: for
+ * quiet_after_ms before @now_ms (ms) no reported page turned ready (met
+ * the readiness rule: freq_threshold sightings in the window, an eager
+ * range, range promotion), no page waits on a worker, and demotion is off.
+ * Lower-tier pages seen once in a hot region and never again do not count:
+ * they are what a region's cold part looks like. A source may then watch
+ * at a slower pace (src_ops.set_quiet()), as NUMA balancing lengthens a
+ * task's scan period while its hint faults find its memory local
+ * (update_task_scan_period() in kernel/sched/fair.c). The time from
+ * pl_new() to the first run counts as busy.
+ * Return: true when quiet; false also for a NULL @pl.
+ */
+bool pl_quiet(const struct pl *pl, uint64_t now_ms);
 
 /** pl_demote_wanted() - whether a top-tier node was below its low
  * watermark at the last worker wake. */

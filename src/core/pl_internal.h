@@ -128,6 +128,9 @@ struct pl {
 	size_t nr_cands;
 	bool demote_wanted;
 	uint64_t last_demote_ms;
+	uint64_t mem_ms;	/* nodes' memory last read at, 0: never */
+	uint64_t work_ms;	/* a reported page last turned ready at
+				 * (pl_quiet()); 0: no report or run yet */
 	uint64_t next_reap_ms;
 
 	uint64_t rng;		/* xorshift64 state, never 0 */
@@ -142,6 +145,12 @@ void pl_logf(struct pl *pl, int level, const char *fmt, ...)
 const struct pl_node *pl_node_get(const struct pl *pl, int nid);
 bool pl_node_lower(const struct pl *pl, int nid);
 uint64_t pl_rng(struct pl *pl);
+
+/* pl_run.c: read the nodes' memory if the last read is PL_MEM_STALE_MS
+ * old. The reports' room checks (eager, range promotion) can take a value
+ * that old; the workers read it fresh before they move pages. */
+#define PL_MEM_STALE_MS 1000
+void pl_node_mem_fresh(struct pl *pl, uint64_t now_ms);
 
 /* pl_targets.c */
 struct pl_target *pl_tg_by_space(const struct pl *pl, uint32_t space_id);

@@ -380,6 +380,8 @@ int pl_report_ranges(struct pl *pl, enum pghot_src src,
 		return -EINVAL;
 	if (now_ms > pl->q_now_ms)
 		pl->q_now_ms = now_ms;
+	if (n)
+		pl_node_mem_fresh(pl, pl->q_now_ms); /* for the room checks */
 	for (size_t i = 0; i < n; i++) {
 		int t = pl_tg_index(pl, r[i].pid), nid, err;
 
@@ -409,6 +411,7 @@ static void record_page(struct pl *pl, struct pl_target *t, uint64_t addr,
 			const struct pl_page *page, int nid,
 			enum pghot_src src, uint64_t time_ms, unsigned int weight)
 {
+	size_t ready;
 	int err;
 
 	if (page->flags & PL_PAGE_PINNED) {
@@ -419,12 +422,16 @@ static void record_page(struct pl *pl, struct pl_target *t, uint64_t addr,
 	if (!pl_node_lower(pl, page->nid))
 		return;
 	pl->st.pages_lower++;
+	ready = pghot_nr_ready(pl->e, page->nid);
 	err = pghot_record_accesses(pl->e, t->space_id, addr >> pl->p.page_shift,
 				    page->nid, nid, src, time_ms, weight);
 	if (err) {
 		pl->st.record_errors++;
 		return;
 	}
+	/* the page turned ready: work (pl_quiet()) */
+	if (pghot_nr_ready(pl->e, page->nid) > ready && time_ms > pl->work_ms)
+		pl->work_ms = time_ms;
 	t->pages_recorded++;
 	if (weight >= pl->p.tun.freq_threshold && weight > 1)
 		pl->st.pages_eager++;
@@ -435,6 +442,8 @@ int pl_report_samples(struct pl *pl, enum pghot_src src,
 {
 	if (!pl || (!s && n) || (unsigned int)src >= PGHOT_SRC_MAX)
 		return -EINVAL;
+	if (n) /* for the engine's free-memory bypass */
+		pl_node_mem_fresh(pl, s[0].time_ms > pl->q_now_ms ? s[0].time_ms : pl->q_now_ms);
 	for (size_t i = 0; i < n; i++) {
 		int t = pl_tg_index(pl, s[i].pid), nid, err;
 		struct pl_page page = { .nid = s[i].page_nid };

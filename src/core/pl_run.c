@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Work on a clock: the promotion workers (one per lower-tier node, waking
- * every sleep_ms as the kernel's kmigrated threads do), the demotion pass
- * after them, and reaping of records nobody can use any more.
+ * every sleep_ms as the kernel's kmigrated threads do while their node has
+ * ready pages), the demotion pass after them, and reaping of records
+ * nobody can use any more.
  */
 #include <errno.h>
 #include <syslog.h>
@@ -11,8 +12,9 @@
 
 /* Node memory for the gate (free-memory bypass) and for demotion; the
  * last values stay when ops->node_mem() fails. */
-static void refresh_node_mem(struct pl *pl)
+static void refresh_node_mem(struct pl *pl, uint64_t now_ms)
 {
+	pl->mem_ms = now_ms;
 	if (pl->ops->node_mem(pl->arg, pl->nodes, pl->nr_nodes))
 		pl_logf(pl, LOG_DEBUG, "cannot read node memory, using the last values");
 	for (size_t i = 0; i < pl->nr_nodes; i++) {
@@ -42,6 +44,23 @@ static void wake_worker(struct pl *pl, struct pl_worker *w, uint64_t now_ms)
 	w->next_ms = now_ms + pl->p.tun.sleep_ms;
 }
 
+void pl_node_mem_fresh(struct pl *pl, uint64_t now_ms)
+{
+	if (!pl->mem_ms || now_ms >= pl->mem_ms + PL_MEM_STALE_MS)
+		refresh_node_mem(pl, now_ms);
+}
+
+/*
+ * A worker has work when its node has ready pages, or, while demotion is
+ * on, every time (the pass after the workers watches the top tier's free
+ * memory). One without work skips its wake: an idle pipeline reads no
+ * node memory and calls no migrator.
+ */
+static bool has_work(const struct pl *pl, const struct pl_worker *w)
+{
+	return pl->p.demote_enabled || pghot_nr_ready(pl->e, w->nid);
+}
+
 int pl_run(struct pl *pl, uint64_t now_ms, uint64_t *ret_next_ms)
 {
 	bool due = false;
@@ -51,10 +70,18 @@ int pl_run(struct pl *pl, uint64_t now_ms, uint64_t *ret_next_ms)
 		return -EINVAL;
 	if (now_ms > pl->q_now_ms)
 		pl->q_now_ms = now_ms;
-	for (size_t i = 0; i < pl->nr_w; i++)
-		due |= pl->w[i].next_ms <= now_ms;
+	if (!pl->work_ms)
+		pl->work_ms = now_ms; /* busy from the start */
+	for (size_t i = 0; i < pl->nr_w; i++) {
+		struct pl_worker *w = &pl->w[i];
+
+		if (w->next_ms <= now_ms && !has_work(pl, w))
+			w->next_ms = now_ms + pl->p.tun.sleep_ms;
+		due |= w->next_ms <= now_ms;
+	}
 	if (due) {
-		refresh_node_mem(pl);
+		/* what the workers move by is read fresh */
+		refresh_node_mem(pl, now_ms);
 		for (size_t i = 0; i < pl->nr_w; i++)
 			if (pl->w[i].next_ms <= now_ms)
 				wake_worker(pl, &pl->w[i], now_ms);

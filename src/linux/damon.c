@@ -118,6 +118,10 @@ struct damon_src {
 	bool ready;		/* a finished round waits in done */
 	bool stop;
 	pid_t *want;		/* a target set to apply (malloc'd), or NULL */
+	uint32_t want_pace;	/* a slowdown to apply, or 0 */
+	uint32_t pace;		/* the slowdown the kernel has, >= 1 */
+	uint64_t pace_changes;	/* commits of a new pace */
+	uint64_t pace_errors;	/* ... that failed, not counted yet */
 	size_t nr_want;
 	int apply_err;		/* the last target set's result, for tests */
 	uint64_t apply_errors;	/* target sets that failed, not counted yet */
@@ -147,6 +151,9 @@ struct damon_src {
 	uint64_t verified_ns;	/* the last ownership check that passed */
 	pid_t open_failed;	/* the kdamond whose event did not open */
 	uint64_t tp_open_errors; /* failed opens counted in st.errors */
+	uint32_t quiet_slowdown; /* from the config, >= 1 */
+	uint32_t asked_pace;	/* the last slowdown set_quiet() asked for */
+	uint32_t loop_pace;	/* copy of pace */
 	struct vma_bounds vmas;	/* mapping bounds of the targets (own lock) */
 };
 
@@ -216,6 +223,16 @@ static bool pid_alive(const struct damon_src *s, pid_t pid)
 
 /* ------------------------------------------------------------------ */
 /* What the kdamonds do (io_lock held)                                 */
+
+/* The context's attributes at the pace the kernel has (io_lock held). */
+static struct damon_ctx_attrs paced_attrs(const struct damon_src *s, uint32_t pace)
+{
+	struct damon_ctx_attrs a = s->attrs;
+
+	a.sample_us *= pace;
+	a.aggr_us *= pace;
+	return a;
+}
 
 /*
  * Targets of kdamond @k: @pids in order. Slots marked in @regions_for get
@@ -314,8 +331,10 @@ static int apply_per_target(struct damon_src *s, const pid_t *pids, size_t n,
 		return -E2BIG;
 	if (want != damon_admin_nr_kdamonds(s->adm)) {
 		err = damon_admin_resize(s->adm, want);
+		struct damon_ctx_attrs a = paced_attrs(s, s->pace);
+
 		for (uint32_t k = 0; !err && k < want; k++)
-			err = damon_admin_set_context(s->adm, k, &s->attrs);
+			err = damon_admin_set_context(s->adm, k, &a);
 		if (err)
 			return err;
 		resized = true;
@@ -674,6 +693,45 @@ static int apply_wanted(struct damon_src *s, const pid_t *want, size_t n)
 	return err;
 }
 
+/*
+ * Put kdamond 0 at @pace (io_lock held): both intervals @pace times the
+ * configured ones, taken online by a commit, which keeps the regions and
+ * rescales their nr_accesses and age (damon_set_attrs()). Kernels without
+ * an online commit (before 6.11) and kdamonds per target keep the
+ * configured pace: turning a kdamond off and on would cost its regions.
+ */
+static void apply_pace(struct damon_src *s, uint32_t pace)
+{
+	struct damon_ctx_attrs a = paced_attrs(s, pace);
+	int err;
+
+	if (pace == s->pace || s->per_target || !damon_admin_layout(s->adm)->target_nid ||
+	    !damon_admin_turned_on(s->adm, 0))
+		return;
+	err = damon_admin_update_context(s->adm, 0, &a);
+	if (!err)
+		err = damon_admin_commit(s->adm, 0);
+	pthread_mutex_lock(&s->mx);
+	if (err)
+		s->pace_errors++;
+	else {
+		s->pace = pace;
+		s->pace_changes++;
+	}
+	pthread_mutex_unlock(&s->mx);
+	if (err && !damon_admin_lost(s->adm)) {
+		slog(s, LOG_WARNING, "damon: cannot change the sampling pace to %" PRIu32 "x: %s",
+		     pace, strerror(-err));
+		/* the files say what the kernel has again */
+		a = paced_attrs(s, s->pace);
+		damon_admin_update_context(s->adm, 0, &a);
+	} else if (!err) {
+		slog(s, LOG_INFO, "damon: sampling every %" PRIu64 " us, aggregating every %" PRIu64
+		     " us (%s)", a.sample_us, a.aggr_us,
+		     pace > 1 ? "quiet: no page turned ready for a while" : "as configured");
+	}
+}
+
 static void *reader_main(void *arg)
 {
 	struct damon_src *s = arg;
@@ -684,15 +742,18 @@ static void *reader_main(void *arg)
 		bool round;
 		pid_t *want, kdamond;
 		size_t nr_want;
+		uint32_t pace;
 		struct round t;
 
-		while (!s->stop && !s->requested && !s->want)
+		while (!s->stop && !s->requested && !s->want && !s->want_pace)
 			pthread_cond_wait(&s->cv, &s->mx);
 		if (s->stop)
 			break;
 		want = s->want;
 		nr_want = s->nr_want;
 		s->want = NULL;
+		pace = s->want_pace;
+		s->want_pace = 0;
 		round = s->requested;
 		s->requested = false;
 		s->running = true;
@@ -702,6 +763,8 @@ static void *reader_main(void *arg)
 		pthread_mutex_lock(&s->io_lock);
 		if (want)
 			apply_wanted(s, want, nr_want);
+		if (pace)
+			apply_pace(s, pace);
 		if (round)
 			run_round(s, &s->work);
 		kdamond = damon_admin_kdamond_pid(s->adm, 0);
@@ -850,8 +913,10 @@ static int damon_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 		lost = true;
 		s->dead = true; /* ask for nothing more */
 	}
-	s->st.errors += s->apply_errors;
+	s->st.errors += s->apply_errors + s->pace_errors;
 	s->apply_errors = 0;
+	s->pace_errors = 0;
+	s->loop_pace = s->pace;
 	if (s->from_tp)
 		tp_mailbox(s);
 	pthread_mutex_unlock(&s->mx);
@@ -950,6 +1015,8 @@ static struct damon_src *src_new(const struct src_env *env, const struct damon_c
 		.max_nr_regions = cfg->max_nr_regions ? (uint32_t)cfg->max_nr_regions : 1000,
 	};
 	s->hot_min = cfg->hot_min_accesses ? (uint32_t)cfg->hot_min_accesses : 1;
+	s->quiet_slowdown = cfg->quiet_slowdown ? (uint32_t)cfg->quiet_slowdown : 1;
+	s->pace = s->asked_pace = s->loop_pace = 1;
 	return s;
 }
 
@@ -1127,7 +1194,27 @@ static uint64_t damon_interval_ms(void *priv)
 {
 	struct damon_src *s = priv;
 
-	return s->attrs.aggr_us >= 1000 ? s->attrs.aggr_us / 1000 : 1;
+	uint64_t aggr_us = s->attrs.aggr_us * s->loop_pace;
+
+	return aggr_us >= 1000 ? aggr_us / 1000 : 1;
+}
+
+/* The reader applies the pace (apply_pace()); the loop only asks. */
+static int damon_set_quiet(void *priv, bool quiet)
+{
+	struct damon_src *s = priv;
+	uint32_t pace = quiet ? s->quiet_slowdown : 1;
+
+	if (s->dead)
+		return -ENOTRECOVERABLE;
+	if (pace == s->asked_pace)
+		return 0;
+	s->asked_pace = pace;
+	pthread_mutex_lock(&s->mx);
+	s->want_pace = pace;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mx);
+	return 0;
 }
 
 static void damon_stats(void *priv, struct src_stats *ret)
@@ -1145,6 +1232,8 @@ static const struct src_counter damon_counter_table[] = {
 	{ "damon_tp_unmapped", false, "records", "Records whose target_id no target order of ours maps surely (dropped)." },
 	{ "damon_tp_opens", false, "opens", "Opens of the per-task perf event on a kdamond thread." },
 	{ "damon_tp_pending", true, "records", "Records read and not yet reported (waiting for an ownership check)." },
+	{ "damon_pace", true, "x", "How many times the configured intervals DAMON samples and aggregates at now: quiet_slowdown while the pipeline is quiet, else 1." },
+	{ "damon_pace_changes", false, "commits", "Online commits of a new pace." },
 };
 
 static void damon_counters(void *priv, src_counter_fn fn, void *arg)
@@ -1162,6 +1251,10 @@ static void damon_counters(void *priv, src_counter_fn fn, void *arg)
 	v[4] = c.unmapped;
 	v[5] = c.opens;
 	v[6] = s->tp ? damon_tp_pending(s->tp) : 0;
+	pthread_mutex_lock(&s->mx);
+	v[7] = s->pace;
+	v[8] = s->pace_changes;
+	pthread_mutex_unlock(&s->mx);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		fn(arg, damon_counter_table[i].name, v[i], damon_counter_table[i].gauge);
 }
@@ -1203,7 +1296,7 @@ int damon_src_settle(void *priv)
 	int err;
 
 	pthread_mutex_lock(&s->mx);
-	while (s->have_reader && (s->want || s->running || s->requested))
+	while (s->have_reader && (s->want || s->want_pace || s->running || s->requested))
 		pthread_cond_wait(&s->idle_cv, &s->mx);
 	err = s->lost && !s->dead ? -ENOTRECOVERABLE : s->apply_err;
 	s->apply_err = 0;
@@ -1235,6 +1328,7 @@ static const struct src_ops damon_ops = {
 	.fd = damon_fd,
 	.interval_ms = damon_interval_ms,
 	.poll = damon_poll,
+	.set_quiet = damon_set_quiet,
 	.stats = damon_stats,
 	.counters = damon_counters,
 	.close = damon_close,
@@ -1258,6 +1352,9 @@ static const struct src_key damon_keys[] = {
 	{ "hot_min_accesses", SRC_KEY_UINT, 1, 1000, "1", "samples",
 	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
 	  DOFF(hot_min_accesses), true, NULL, NULL },
+	{ "quiet_slowdown", SRC_KEY_UINT, 1, 16, "4", "x",
+	  "While no reported page turned ready for 5 s (nothing waits to move, demotion off), DAMON samples and aggregates this many times slower, committed online (Linux 6.11+); the first page that turns ready brings the configured intervals back. 1 keeps them always.",
+	  DOFF(quiet_slowdown), true, NULL, NULL },
 	{ "regions_from", SRC_KEY_STRING, 0, 0, "auto", "",
 	  "Where DAMON's regions are read: auto (the damon:damon_aggregated tracepoint through perf where tracefs is mounted and pghotd has CAP_PERFMON, else the sysfs tried-regions query, which costs four file reads per region per interval and DAMOS stat schemes), tracepoint (fail without it) or sysfs.",
 	  DOFF(regions_from), true, NULL, damon_regions_from },

@@ -21,6 +21,9 @@ struct damon_cfg {
 	uint64_t sample_us, aggr_us;		/* intervals, µs */
 	uint64_t min_nr_regions, max_nr_regions;
 	uint64_t hot_min_accesses;		/* nr_accesses of a hot region */
+	/* While the pipeline is quiet (pl_quiet()), both intervals are this
+	 * many times longer; 1 keeps them (docs/damon-source.md, "Pace"). */
+	uint64_t quiet_slowdown;
 	/* "auto" (or ""), "tracepoint" or "sysfs": docs/damon-source.md */
 	char regions_from[SRC_PATH_LEN];
 };
@@ -52,8 +55,8 @@ size_t damon_src_targets(void *priv, pid_t *ret, size_t max);
 
 /**
  * damon_src_settle() - wait until the reader applied the last target set
- * and finished what it was asked (tests and tools: set_targets() returns
- * before the kernel has the targets).
+ * and pace and finished what it was asked (tests and tools: set_targets()
+ * and set_quiet() return before the kernel has the change).
  * Return: the result of the last target set (0, or the negative errno of
  * the apply; -ENOTRECOVERABLE once DAMON is not ours any more).
  */

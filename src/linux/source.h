@@ -141,6 +141,15 @@ struct src_ops {
 	 */
 	uint64_t (*interval_ms)(void *priv);
 	/**
+	 * set_quiet() - the pipeline has found nothing to move in what the
+	 * sources reported for a while (@quiet true, pl_quiet()), or found
+	 * something again (false). A source whose cost follows its pace
+	 * (DAMON: its sampling) may watch slower while quiet; interval_ms()
+	 * follows. Called when the state changes. Never blocks. May be NULL.
+	 * Return: 0 or a negative errno (logged; the source stays as it was).
+	 */
+	int (*set_quiet)(void *priv, bool quiet);
+	/**
 	 * poll() - hand what was observed since the last call to @sink.
 	 * Never blocks. @now_ms: the loop's clock, for reports without a time
 	 * of their own.

@@ -1596,6 +1596,73 @@ static uint64_t counter(void *p, const char *name)
 	return c.v;
 }
 
+#define INTERVALS "kdamonds/0/contexts/0/monitoring_attrs/intervals/"
+
+/* Quiet: both intervals quiet_slowdown times longer, committed online on
+ * 6.12 (no off/on), and back at the next busy; interval_ms() follows. */
+static void test_quiet_pace(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	struct src_cfg c = fk_cfg(k);
+	struct coll col = { 0 };
+	pid_t a[] = { 100 };
+	char err[1024] = "", b[64];
+	void *p = NULL;
+
+	c.dc.quiet_slowdown = 4;
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	assert_int_equal(src_damon.ops->interval_ms(p), 200);
+	assert_int_equal(src_damon.ops->set_quiet(p, true), 0);
+	assert_int_equal(damon_src_settle(p), 0);
+	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "40000");
+	assert_string_equal(KGET(k, b, INTERVALS "aggr_us"), "800000");
+	assert_int_equal(k->nr_commit, 1);
+	assert_int_equal(k->nr_off, 0);
+	assert_int_equal(counter(p, "damon_pace"), 4);
+	assert_int_equal(poll_sync(p, 1000, &col), 0);
+	assert_int_equal(src_damon.ops->interval_ms(p), 800);
+	/* the same state again: nothing to do */
+	assert_int_equal(src_damon.ops->set_quiet(p, true), 0);
+	assert_int_equal(damon_src_settle(p), 0);
+	assert_int_equal(k->nr_commit, 1);
+	assert_int_equal(src_damon.ops->set_quiet(p, false), 0);
+	assert_int_equal(damon_src_settle(p), 0);
+	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "10000");
+	assert_string_equal(KGET(k, b, INTERVALS "aggr_us"), "200000");
+	assert_int_equal(k->nr_commit, 2);
+	assert_int_equal(counter(p, "damon_pace_changes"), 2);
+	assert_int_equal(poll_sync(p, 2000, &col), 0);
+	assert_int_equal(src_damon.ops->interval_ms(p), 200);
+	src_damon.ops->close(p);
+	fk_free(k);
+}
+
+/* Before 6.11 there is no online commit: the pace stays as configured
+ * rather than costing the kdamond its regions (off/on). */
+static void test_quiet_pace_602(void **state)
+{
+	struct fk *k = fk_new(602, true);
+	struct src_cfg c = fk_cfg(k);
+	pid_t a[] = { 100 };
+	char err[1024] = "", b[64];
+	void *p = NULL;
+	int on;
+
+	c.dc.quiet_slowdown = 4;
+	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), 0);
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	on = k->nr_on;
+	assert_int_equal(src_damon.ops->set_quiet(p, true), 0);
+	assert_int_equal(damon_src_settle(p), 0);
+	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "10000");
+	assert_int_equal(k->nr_on, on);
+	assert_int_equal(k->nr_off, 0);
+	assert_int_equal(counter(p, "damon_pace"), 1);
+	src_damon.ops->close(p);
+	fk_free(k);
+}
+
 static void test_tp_reports(void **state)
 {
 	struct tp_fake f;
@@ -1839,6 +1906,8 @@ int main(void)
 		cmocka_unit_test(test_reports_612),
 		cmocka_unit_test(test_reports_617),
 		cmocka_unit_test(test_targets_change_commit),
+		cmocka_unit_test(test_quiet_pace),
+		cmocka_unit_test(test_quiet_pace_602),
 		cmocka_unit_test(test_targets_602),
 		cmocka_unit_test(test_targets_602_change),
 		cmocka_unit_test(test_targets_602_resize_fails),

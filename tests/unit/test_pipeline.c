@@ -507,6 +507,74 @@ static void test_known_top_skips_lookups(void **state)
 	free_pl(pl);
 }
 
+/*
+ * An idle pipeline costs nothing: workers without ready pages skip their
+ * wake (no node memory read, no move), and reports read node memory at
+ * most once per PL_MEM_STALE_MS (1 s). pl_quiet() turns true 5 s after the
+ * last report that found a lower-tier page, and false again at the next.
+ */
+static void test_idle_and_quiet(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 128, 1);
+	struct pl_range r = damon_range(100, a->base, 128, 20);
+	uint64_t t, calls, next = 0;
+
+	add_target(pl, a);
+	assert_false(pl_quiet(pl, 0)); /* before anything: busy */
+	for (t = 1000; t <= 3000; t += 100)
+		assert_int_equal(pl_run(pl, t, &next), 0);
+	assert_int_equal(fm.node_mem_calls, 0);
+	assert_int_equal(fm.moves, 0);
+	assert_int_equal(next, 3100); /* still asks for its cadence */
+	assert_false(pl_quiet(pl, 3000));
+
+	/* hot pages on the CXL node: looked up, ready, promoted */
+	for (t = 3100; t <= 4000; t += 100)
+		step(pl, &r, 1, t);
+	assert_int_equal(fm_count(a, 0, 128, 0), 128);
+	assert_true(fm.node_mem_calls > 0);
+	assert_false(pl_quiet(pl, 8000));
+
+	/* all on DRAM now: the reports find no lower-tier page */
+	calls = fm.node_mem_calls;
+	for (t = 4100; t <= 14000; t += 100)
+		step(pl, &r, 1, t);
+	/* one read per second for the reports' room checks, none by workers */
+	assert_true(fm.node_mem_calls - calls <= 11);
+	assert_true(pl_quiet(pl, 14000));
+
+	/* a page back on the CXL node (not known-top after 30 s) wakes it */
+	a->nid[5] = 1;
+	for (t = 40000; t <= 40500 && pl_quiet(pl, t); t += 100)
+		step(pl, &r, 1, t);
+	assert_true(t <= 40500);
+	assert_false(pl_quiet(pl, t));
+	step(pl, &r, 1, t + 100);
+	step(pl, &r, 1, t + 200);
+	assert_int_equal(fm_count(a, 0, 128, 0), 128);
+	free_pl(pl);
+}
+
+/* Never quiet with demotion on (its pass watches free memory) or with
+ * quiet_after_ms 0. */
+static void test_quiet_off(void **state)
+{
+	struct pl_params p;
+	struct pl *pl = new_pl(true);
+
+	assert_int_equal(pl_run(pl, 1000, NULL), 0);
+	assert_false(pl_quiet(pl, 100000));
+	free_pl(pl);
+	pl_params_default(PGHOT_MODE_DEFAULT, &p);
+	p.quiet_after_ms = 0;
+	pl = new_pl_params(&p, &fm_ops);
+	assert_int_equal(pl_run(pl, 1000, NULL), 0);
+	assert_false(pl_quiet(pl, 100000));
+	free_pl(pl);
+	assert_false(pl_quiet(NULL, 0));
+}
+
 /* Pages the lookup flags PL_PAGE_PINNED (a policy or cpuset forbids the
  * top tier) are counted, never recorded, never promoted. */
 static void test_pinned_pages(void **state)
@@ -792,6 +860,8 @@ int main(void)
 		cmocka_unit_test(test_evidence_explained_by_top),
 		cmocka_unit_test(test_samples_grow_with_evidence),
 		cmocka_unit_test(test_known_top_skips_lookups),
+		cmocka_unit_test(test_idle_and_quiet),
+		cmocka_unit_test(test_quiet_off),
 		cmocka_unit_test(test_pinned_pages),
 		cmocka_unit_test(test_demote_failed_move),
 		cmocka_unit_test(test_demote_pid_reused),

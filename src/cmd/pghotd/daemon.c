@@ -721,6 +721,27 @@ static void handle_fds(struct daemon *d, const struct loop_fds *f)
 	}
 }
 
+/* Tell the sources when the pipeline turns quiet or busy (pl_quiet()). */
+static void tell_quiet(struct daemon *d)
+{
+	bool quiet = pl_quiet(d->pl, d->now);
+
+	if (quiet == d->quiet)
+		return;
+	d->quiet = quiet;
+	for (size_t s = 0; s < src_registry_len; s++) {
+		const struct src_ops *ops = d->src[s].desc ? d->src[s].desc->ops : NULL;
+		int err;
+
+		if (!ops || !ops->set_quiet)
+			continue;
+		err = ops->set_quiet(d->src[s].priv, quiet);
+		if (err)
+			log_warn("%s: cannot change pace: %s", d->src[s].desc->name,
+				 strerror(-err));
+	}
+}
+
 /* Everything due at d->now: sources on their interval, rescans, the
  * pipeline's workers, the chores (chores.h), the Prometheus file. */
 static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
@@ -735,8 +756,10 @@ static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 	/* DAMOS moves the pages: the engine's workers stay idle */
 	if (daemon_is_damos(d))
 		*ret_pl_next = UINT64_MAX;
-	else
+	else {
 		pl_run(d->pl, d->now, ret_pl_next);
+		tell_quiet(d);
+	}
 	chores_run(d, d->now);
 	if (d->cfg.prometheus_file[0] && d->next_stats_ms <= d->now) {
 		stats_write_prometheus(d);
