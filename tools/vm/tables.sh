@@ -116,11 +116,21 @@ def goal_ref($sc; $g): if ($g[5] | type) == "number" then [$g[5], ($g[5] | fmt($
 		[$ran[] | .median[$g[2]] // null | select(. != null)] as $v |
 		(if ($v | length) == 0 then null elif $g[4] == "ge" then ($v | max) else ($v | min) end) as $r |
 		[$r, "\($r | fmt($g[3])) (\($g[5] | join(", ")))", ($ran | length) > 0] end;
-# "met", "not met", or why it cannot be judged; a t90 of null is "never"
-def goal_verdict($p; $ref; $g): if ($ref[2] | not) then "no reference in this run"
+# The timeline'"'"'s period in scenario $sc (s; the median step between its
+# first points, 0 without timelines): a time is only known to that
+# resolution, and the points of two runs sit some ms apart
+def tl_step($sc): [$sc.cases[] | .repeats[]? | .timeline // [] | select(length > 2) |
+	.[2][0] - .[1][0]] | sort | if length == 0 then 0 else .[length / 2 | floor] end;
+# a time as the number of its timeline point ($step 0: the time itself)
+def tl_point($t; $step): if $step > 0 then ($t / $step | round) else $t end;
+# "met", "not met", or why it cannot be judged; a t90 of null is "never";
+# times are compared by timeline point
+def goal_verdict($p; $ref; $g; $step): if ($ref[2] | not) then "no reference in this run"
 	elif $p == null and $g[3] != "time" then "no pghotd figure"
 	elif $ref[0] == null then (if $p == null then "not met" else "met" end)
 	elif $p == null then "not met"
+	elif $g[3] == "time" and $step > 0 and tl_point($p; $step) == tl_point($ref[0]; $step) then
+		(if $g[4] == "le" then "met (the same timeline point)" else "not met" end)
 	elif ($g[4] == "le" and $p <= $ref[0]) or ($g[4] == "ge" and $p >= $ref[0]) then "met" else "not met" end;
 def allcases: .meta.cases;
 '
@@ -178,7 +188,7 @@ block() {	# NAME RESULTS: one Markdown block
 		 select($sc != null and $sc.cases.pghotd != null) |
 		 $sc.cases.pghotd.median[$g[2]] as $p | goal_ref($sc; $g) as $ref |
 		 [$g[0], $g[1], cell($sc.cases.pghotd; [$g[2]]; $g[3]), $ref[1],
-		  goal_verdict($p; $ref; $g)] | mdrow)
+		  goal_verdict($p; $ref; $g; tl_step($sc))] | mdrow)
 	elif $name == "config" then
 		head, "",
 		(.scenarios | to_entries[] | .key as $n | .value as $sc |
