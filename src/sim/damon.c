@@ -184,7 +184,8 @@ static void kdamond_run(struct sim *s, struct sim_agent *a, uint64_t now)
 	/* kdamond sleeps sample_us after its checks (kdamond_usleep()), and
 	 * aggregates every aggr / sample samples (passed_sample_intervals):
 	 * the checks' own time stretches both. */
-	a->next_ns = now + c->sample_ns + (uint64_t)((double)c->n * s->sc->m.damon_check_ns);
+	a->next_ns = now + c->sample_ns * c->pace +
+		     (uint64_t)((double)c->n * s->sc->m.damon_check_ns);
 }
 
 struct damon_ctx *sim_damon_new(struct sim *s, bool paddr, int target, uint64_t stream,
@@ -201,6 +202,7 @@ struct damon_ctx *sim_damon_new(struct sim *s, bool paddr, int target, uint64_t 
 	c->paddr = paddr;
 	c->target = target;
 	c->sample_ns = cfg->sample_us * 1000;
+	c->pace = 1;
 	c->max_nr_accesses = (uint32_t)(cfg->aggr_us / cfg->sample_us);
 	c->min_regions = (uint32_t)cfg->min_regions;
 	c->max_regions = (uint32_t)cfg->max_regions;

@@ -34,6 +34,8 @@ struct damon_ctx {
 	struct damon_region *r;
 	size_t n, cap;
 	uint64_t sample_ns;
+	uint32_t pace;			/* both intervals times this, >= 1
+					 * (pghotd's quiet pace) */
 	uint32_t min_regions, max_regions;
 	uint32_t max_nr_accesses;	/* samples per aggregation: aggr / sample */
 	uint32_t samples;		/* of the current aggregation */

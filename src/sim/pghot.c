@@ -275,6 +275,8 @@ static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 	}
 	pl_report_ranges(ps->pl, PGHOT_SRC_SCAN, ps->ranges, n, now / 1000000);
 	pl_flush(ps->pl, now / 1000000);
+	/* the damon source's pace: slower while the pipeline is quiet */
+	c->pace = pl_quiet(ps->pl, now / 1000000) ? (uint32_t)s->sc->pghotd.quiet_slowdown : 1;
 }
 
 /* ---- set-up ---------------------------------------------------------------- */

@@ -220,6 +220,7 @@ struct sim_damos_cfg {
 struct sim_pghotd_cfg {
 	uint64_t hot_min_accesses;
 	uint64_t poll_aggrs;		/* aggregations per report of the regions */
+	uint64_t quiet_slowdown;	/* DAMON intervals times this while quiet */
 	uint64_t range_pages_min;	/* pipeline sampling per range: */
 	uint64_t range_pages_max;	/* from min to max with the evidence */
 	uint64_t poll_pages_max;
