@@ -319,6 +319,7 @@ int pl_worker(const struct pl *pl, size_t i, struct pl_worker_info *ret)
 		return -EINVAL;
 	ret->nid = pl->w[i].nid;
 	ret->wakes = pl->w[i].wakes;
+	ret->idle = pl->w[i].idle;
 	ret->nr_ready = pghot_nr_ready(pl->e, pl->w[i].nid);
 	return 0;
 }

@@ -383,7 +383,9 @@ void pl_stats(const struct pl *pl, struct pl_stats *ret);
 /* One promotion worker (lower-tier node). */
 struct pl_worker_info {
 	int nid;
-	uint64_t wakes;
+	uint64_t wakes;		/* pghot_promote() calls */
+	uint64_t idle;		/* turns of its clock skipped: nothing
+				 * ready (no node memory read, no move) */
 	size_t nr_ready;
 };
 

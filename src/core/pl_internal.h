@@ -91,6 +91,7 @@ struct pl_worker {
 	int nid;		/* lower-tier node */
 	uint64_t next_ms;	/* next wake */
 	uint64_t wakes;
+	uint64_t idle;		/* skipped wakes (pl_worker_info) */
 };
 
 struct pl {

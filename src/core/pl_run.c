@@ -75,8 +75,10 @@ int pl_run(struct pl *pl, uint64_t now_ms, uint64_t *ret_next_ms)
 	for (size_t i = 0; i < pl->nr_w; i++) {
 		struct pl_worker *w = &pl->w[i];
 
-		if (w->next_ms <= now_ms && !has_work(pl, w))
+		if (w->next_ms <= now_ms && !has_work(pl, w)) {
+			w->idle++;
 			w->next_ms = now_ms + pl->p.tun.sleep_ms;
+		}
 		due |= w->next_ms <= now_ms;
 	}
 	if (due) {

@@ -518,6 +518,7 @@ static void test_idle_and_quiet(void **state)
 	struct pl *pl = new_pl(false);
 	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 128, 1);
 	struct pl_range r = damon_range(100, a->base, 128, 20);
+	struct pl_worker_info wi;
 	uint64_t t, calls, next = 0;
 
 	add_target(pl, a);
@@ -527,6 +528,9 @@ static void test_idle_and_quiet(void **state)
 	assert_int_equal(fm.node_mem_calls, 0);
 	assert_int_equal(fm.moves, 0);
 	assert_int_equal(next, 3100); /* still asks for its cadence */
+	assert_int_equal(pl_worker(pl, 0, &wi), 0);
+	assert_int_equal(wi.wakes, 0);
+	assert_int_equal(wi.idle, 21);
 	assert_false(pl_quiet(pl, 3000));
 
 	/* hot pages on the CXL node: looked up, ready, promoted */

@@ -29,7 +29,7 @@ struct snap {
 	size_t nr_lower, nr_top;
 	struct snap_lower {
 		int nid;
-		uint64_t wakes, ready;
+		uint64_t wakes, idle, ready;
 	} lower[PGHOT_MAX_NODES];		/* lower-tier nodes: workers */
 	struct snap_top {
 		int nid;
@@ -219,7 +219,9 @@ static const struct stat_entry table[] = {
 	    "Ready pages queued on this lower-tier node for its promotion worker.", 0 }, LBL_LOWER,
 	  LOWER(ready) },
 	CL("pghot_worker_wakes_total", LBL_LOWER, "node", "wakes",
-	   "Wakes of this lower-tier node's promotion worker (every sleep_ms).", LOWER(wakes)),
+	   "Wakes of this lower-tier node's promotion worker (every sleep_ms while it has ready pages).", LOWER(wakes)),
+	CL("pghot_worker_idle_total", LBL_LOWER, "node", "wakes",
+	   "Turns of this worker's clock (every sleep_ms) skipped: no page was ready, so no node memory was read and nothing moved.", LOWER(idle)),
 	/* the daemon */
 	G("pghot_engine_memory_bytes", "bytes", "Memory of the engine's records and queues.", S(engine_bytes)),
 	G("pghot_engine_tracked_pages", "pages", "Pages with a record.", S(tracked_pages)),
@@ -330,7 +332,7 @@ static void snap_nodes(struct daemon *d, struct snap *s)
 	struct pl_worker_info w;
 
 	for (size_t i = 0; s->nr_lower < PGHOT_MAX_NODES && !pl_worker(d->pl, i, &w); i++)
-		s->lower[s->nr_lower++] = (struct snap_lower){ w.nid, w.wakes, w.nr_ready };
+		s->lower[s->nr_lower++] = (struct snap_lower){ w.nid, w.wakes, w.idle, w.nr_ready };
 	/* per target node, as the kernel's nodeN/vmstat */
 	for (size_t i = 0; i < d->topo.nr_nodes && s->nr_top < PGHOT_MAX_NODES; i++) {
 		const struct topo_node *n = &d->topo.nodes[i];
