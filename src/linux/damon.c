@@ -119,7 +119,8 @@ struct damon_src {
 	bool stop;
 	pid_t *want;		/* a target set to apply (malloc'd), or NULL */
 	uint32_t want_pace;	/* a slowdown to apply, or 0 */
-	uint32_t pace;		/* the slowdown the kernel has, >= 1 */
+	uint32_t pace;		/* the slowdown the kernel has, >= 1; the
+				 * reader writes it (under mx) */
 	uint64_t pace_changes;	/* commits of a new pace */
 	uint64_t pace_errors;	/* ... that failed, not counted yet */
 	size_t nr_want;
@@ -331,10 +332,9 @@ static int apply_per_target(struct damon_src *s, const pid_t *pids, size_t n,
 		return -E2BIG;
 	if (want != damon_admin_nr_kdamonds(s->adm)) {
 		err = damon_admin_resize(s->adm, want);
-		struct damon_ctx_attrs a = paced_attrs(s, s->pace);
-
+		/* kdamonds per target keep the configured pace (apply_pace()) */
 		for (uint32_t k = 0; !err && k < want; k++)
-			err = damon_admin_set_context(s->adm, k, &a);
+			err = damon_admin_set_context(s->adm, k, &s->attrs);
 		if (err)
 			return err;
 		resized = true;
@@ -698,7 +698,8 @@ static int apply_wanted(struct damon_src *s, const pid_t *want, size_t n)
  * configured ones, taken online by a commit, which keeps the regions and
  * rescales their nr_accesses and age (damon_set_attrs()). Kernels without
  * an online commit (before 6.11) and kdamonds per target keep the
- * configured pace: turning a kdamond off and on would cost its regions.
+ * configured pace: turning a kdamond off and on would cost its regions. A
+ * kdamond that is off keeps its pace until the next change is asked.
  */
 static void apply_pace(struct damon_src *s, uint32_t pace)
 {
@@ -1192,8 +1193,7 @@ static int damon_fd(void *priv)
 
 static uint64_t damon_interval_ms(void *priv)
 {
-	struct damon_src *s = priv;
-
+	const struct damon_src *s = priv;
 	uint64_t aggr_us = s->attrs.aggr_us * s->loop_pace;
 
 	return aggr_us >= 1000 ? aggr_us / 1000 : 1;
