@@ -123,7 +123,7 @@ if grep -q '^@@PGHOT-RESULT-END status=ok' "$W/console"; then
 		grep -v '^@@' > "$RES.tmp"
 	echo "case.wall_s=$elapsed" >> "$RES.tmp"
 	echo "case.repeat=${REPEAT:-1}" >> "$RES.tmp"
-	[ "$CASE" = pghotd ] && echo "case.pghotd_conf_file=${PGHOTD_CONF#$ROOT/}" >> "$RES.tmp"
+	case $CASE in pghotd | pghotd-damos) echo "case.pghotd_conf_file=${PGHOTD_CONF#$ROOT/}" >> "$RES.tmp" ;; esac
 	mv "$RES.tmp" "$RES"
 	echo "== $NAME: ok in ${elapsed} s" >&2
 	exit 0
