@@ -225,6 +225,13 @@ static bool pid_alive(const struct damon_src *s, pid_t pid)
 /* ------------------------------------------------------------------ */
 /* What the kdamonds do (io_lock held)                                 */
 
+/* Kernel DAMON takes a change to running kdamond 0 with "commit" (6.11+,
+ * damon_commit_ctx(); the layout with target_nid marks it) (io_lock held). */
+static bool commits_online(const struct damon_src *s)
+{
+	return damon_admin_turned_on(s->adm, 0) && damon_admin_layout(s->adm)->target_nid;
+}
+
 /* The context's attributes at the pace the kernel has (io_lock held). */
 static struct damon_ctx_attrs paced_attrs(const struct damon_src *s, uint32_t pace)
 {
@@ -291,7 +298,7 @@ static int apply_shared(struct damon_src *s, const pid_t *pids, size_t n,
 			const bool *changed)
 {
 	bool was_on = damon_admin_turned_on(s->adm, 0);
-	bool online = was_on && damon_admin_layout(s->adm)->target_nid;
+	bool online = commits_online(s);
 	int err;
 
 	if (!n)
@@ -703,12 +710,12 @@ static int apply_wanted(struct damon_src *s, const pid_t *want, size_t n)
  */
 static void apply_pace(struct damon_src *s, uint32_t pace)
 {
-	struct damon_ctx_attrs a = paced_attrs(s, pace);
+	struct damon_ctx_attrs a;
 	int err;
 
-	if (pace == s->pace || s->per_target || !damon_admin_layout(s->adm)->target_nid ||
-	    !damon_admin_turned_on(s->adm, 0))
+	if (pace == s->pace || s->per_target || !commits_online(s))
 		return;
+	a = paced_attrs(s, pace);
 	err = damon_admin_update_context(s->adm, 0, &a);
 	if (!err)
 		err = damon_admin_commit(s->adm, 0);

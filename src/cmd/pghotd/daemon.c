@@ -116,6 +116,9 @@ static int src_open(struct daemon *d, const struct pghotd_config *c,
 	s->desc = desc;
 	s->daemon = d;
 	s->next_ms = 0;
+	/* one opened by a reload learns what the others were told */
+	if (d->quiet && desc->ops->set_quiet && desc->ops->set_quiet(s->priv, true))
+		log_warn("%s: cannot change pace", desc->name);
 	return 0;
 }
 
