@@ -306,9 +306,9 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
 
 /*
  * Whether the accesses DAMON saw in range @r (evidence @p) are those of
- * its pages already on the top tier: they run hotter than the range (their chunks'
- * heat at least twice its evidence), and a Poisson count with the hits they
- * would give its checks reaches its nr_accesses with 5% or more
+ * its pages already on the top tier: they run hotter than the range (their
+ * chunks' heat at least twice its evidence), and a Poisson count with the
+ * hits they would give its checks reaches its nr_accesses with 5% or more
  * probability. DAMON checks one random page of a region per sampling
  * interval, so a region that holds the last pages of a hot set gone up and
  * the cold pages beside it (DAMON has not cut it exactly yet) shows

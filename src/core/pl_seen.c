@@ -10,8 +10,9 @@
  * range_seen_ttl_ms (5 s); the next cover starts a new one. Two covers
  * far apart are not enough: on the test bed a sighting from DAMON's first,
  * mixed regions was confirmed 19 s later by one access of two hot pages
- * left in a cold region, and 7,900 cold pages went up. An open-addressing hash on the chunk number (linear probing, at
- * most half full); ended sightings are dropped when it grows.
+ * left in a cold region, and 7,900 cold pages went up. An open-addressing
+ * hash on the chunk number (pl_chunk_slot()); ended sightings are dropped
+ * when it grows.
  */
 #include <errno.h>
 #include <stdlib.h>
