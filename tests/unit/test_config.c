@@ -123,6 +123,11 @@ static const struct bad bads[] = {
 	  "t.conf:2: key 'mode': 'fast' is not allowed (give default or precise)" },
 	{ "[engine]\nenabled_sources = damon,ibs\n",
 	  "t.conf:2: key 'enabled_sources': 'ibs' is not a source (give damon, feed or hwhint, comma-separated)" },
+	/* a source named twice: one of them may be a typo for another */
+	{ "[engine]\nenabled_sources = damon, damon\n",
+	  "t.conf:2: key 'enabled_sources': source 'damon' is named twice: name each source once" },
+	{ "[engine]\nmode = default\nenabled_sources = feed damon,feed\n",
+	  "t.conf:3: key 'enabled_sources': source 'feed' is named twice: name each source once" },
 	{ "[engine]\nsleep_ms = 10\n",
 	  "t.conf:2: key 'sleep_ms': '10' is out of range: give 50 to 1000" },
 	{ "[engine]\nbatch_nr = 2000\n",

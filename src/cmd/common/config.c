@@ -40,7 +40,7 @@ static const struct cfg_desc cfg_entries[] = {
 	  "Record format: default (1 byte per page) or precise (4 bytes, keeps the accessing node). Needs a restart.",
 	  OFF(mode), 0, -1, NULL, NULL },
 	{ "engine", "enabled_sources", CFG_SOURCES, 0, 0, "damon", "",
-	  "Hotness sources to run, comma-separated (see their sections below).",
+	  "Hotness sources to run, comma-separated, each named once (see their sections below).",
 	  OFF(sources), RT, -1, NULL, NULL },
 	{ "engine", "target_nid", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
 	{ "engine", "freq_threshold", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
@@ -471,6 +471,9 @@ static void section_names(char *buf, size_t len)
 	}
 }
 
+/* Return: 0, -EINVAL (@bad: a name that is no source) or -EEXIST (@bad: a
+ * source named twice, which would otherwise mean once and hide a typo for
+ * another source). */
 static int set_sources(struct pghotd_config *c, const char *v, uint32_t *ret,
 		       char *bad, size_t badlen)
 {
@@ -490,9 +493,9 @@ static int set_sources(struct pghotd_config *c, const char *v, uint32_t *ret,
 			if (strlen(src_registry[s]->name) == l &&
 			    !strncmp(src_registry[s]->name, p, l))
 				break;
-		if (s == (int)src_registry_len) {
+		if (s == (int)src_registry_len || (m & (1u << s))) {
 			snprintf(bad, badlen, "%.*s", (int)(l > 64 ? 64 : l), p);
-			return -EINVAL;
+			return s == (int)src_registry_len ? -EINVAL : -EEXIST;
 		}
 		m |= 1u << s;
 		p += l;
@@ -738,8 +741,13 @@ static int set_value(struct pghotd_config *c, const char *section,
 				   errbuf, errlen);
 	case CFG_SOURCES: {
 		uint32_t m;
+		int err = set_sources(c, value, &m, bad, sizeof(bad));
 
-		if (set_sources(c, value, &m, bad, sizeof(bad)))
+		if (err == -EEXIST)
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': source '%s' is named twice: name each source once",
+				    d->name, bad);
+		if (err)
 			return unknown_source(c, line, d, bad, errbuf, errlen);
 		*(uint32_t *)f = m;
 		return 0;
