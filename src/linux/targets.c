@@ -12,16 +12,24 @@
 #include "linux/proc_parse.h"
 #include "linux/targets.h"
 
-int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret)
+/* /proc/PID/stat of @pid, parsed. Return: 0, -ENOENT (no such process),
+ * -EINVAL (unparsable) or -errno. */
+static int read_stat(const char *procfs, pid_t pid, struct proc_stat *ret)
 {
 	char buf[1024];
-	struct proc_stat st;
 	int err;
 
 	err = fsr_read(procfs, buf, sizeof(buf), "%d/stat", (int)pid);
 	if (err < 0)
-		return err == -ENOENT || err == -ESRCH ? -ENOENT : err;
-	err = proc_parse_stat(buf, (size_t)err, &st);
+		return err == -ESRCH ? -ENOENT : err;
+	return proc_parse_stat(buf, (size_t)err, ret);
+}
+
+int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret)
+{
+	struct proc_stat st;
+	int err = read_stat(procfs, pid, &st);
+
 	if (err)
 		return err;
 	memset(ret, 0, sizeof(*ret));
@@ -29,21 +37,6 @@ int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret)
 	ret->start_time = st.start_time;
 	memcpy(ret->comm, st.comm, sizeof(ret->comm));
 	return 0;
-}
-
-int proc_is_kthread(const char *procfs, pid_t pid)
-{
-	char buf[1024];
-	struct proc_stat st;
-	int err;
-
-	err = fsr_read(procfs, buf, sizeof(buf), "%d/stat", (int)pid);
-	if (err < 0)
-		return err;
-	err = proc_parse_stat(buf, (size_t)err, &st);
-	if (err)
-		return err;
-	return (st.flags & PROC_PF_KTHREAD) ? 1 : 0;
 }
 
 /* The most of /proc/PID/status read: 65536 supplementary groups of up to
@@ -236,13 +229,22 @@ int targets_check(const char *procfs, const char *sysfs,
 	char path[4096];
 
 	for (size_t i = 0; i < spec->nr_pids; i++) {
-		struct target_id id;
+		struct proc_stat st;
 
-		if (proc_read_identity(procfs, spec->pids[i], &id)) {
+		if (read_stat(procfs, spec->pids[i], &st)) {
 			snprintf(errbuf, errlen,
 				 "target pid %d not found (no %s/%d): check the pid or use comm = NAME",
 				 (int)spec->pids[i], procfs, (int)spec->pids[i]);
 			return -ENOENT;
+		}
+		/* PF_KTHREAD (include/linux/sched.h): a kernel thread has no
+		 * mm, so move_pages(2) and DAMON vaddr have nothing to work
+		 * on; kept, it would be a target that never promotes */
+		if (st.flags & PROC_PF_KTHREAD) {
+			snprintf(errbuf, errlen,
+				 "target pid %d is a kernel thread (PF_KTHREAD in %s/%d/stat): it has no user memory to promote; name a user process",
+				 (int)spec->pids[i], procfs, (int)spec->pids[i]);
+			return -EINVAL;
 		}
 	}
 	if (spec->cgroup && spec->cgroup[0]) {

@@ -54,9 +54,6 @@ struct target {
 /* Identity (pid, start time, comm) of @pid from /proc/PID/stat.
  * Return: 0, -ENOENT (no such process), -EINVAL (unparsable) or -errno. */
 int proc_read_identity(const char *procfs, pid_t pid, struct target_id *ret);
-/* 1 if /proc/PID/stat's flags have PF_KTHREAD (no user memory), 0 if
- * not, or -errno. */
-int proc_is_kthread(const char *procfs, pid_t pid);
 /* /proc/PID/status, read whole (any size up to 1 MiB) and parsed
  * (proc_parse_status()). Return: 0 or -errno. */
 int proc_read_status(const char *procfs, pid_t pid, struct proc_status *ret);
@@ -80,8 +77,9 @@ int targets_cgroup2_base(const char *sysfs, const char **ret_base, char *v1,
 /**
  * targets_check() - verify the explicit parts of @spec exist at start.
  * Return: 0, or -ENOENT with an operator message in @errbuf ("target pid
- * 1234 not found (no /proc/1234): check the pid or use comm = NAME"), or
- * -EOPNOTSUPP for a cgroup on a cgroup v1 system (the message says what
+ * 1234 not found (no /proc/1234): check the pid or use comm = NAME"),
+ * -EINVAL for a pid that is a kernel thread (PF_KTHREAD: no user memory),
+ * or -EOPNOTSUPP for a cgroup on a cgroup v1 system (the message says what
  * works instead).
  */
 int targets_check(const char *procfs, const char *sysfs,

@@ -64,13 +64,28 @@ start --migrator=dry-run --pid 300
 stop
 ok "--pid overrides [targets] pids"
 
-# a kernel thread named by pid: a warning, it has no user memory
+# a kernel thread named by pid (PF_KTHREAD in its stat flags) cannot be a
+# target: no mm for move_pages or DAMON vaddr. Refused at start, by
+# --check-config, by --pid and by a reload or ctl set that adds it.
 proc 2 kthreadd 0
 sed -i 's/^2 (kthreadd) S 1 2 2 0 -1 4194304 /2 (kthreadd) S 0 0 0 0 -1 2129984 /' "$T/proc/2/stat"
 sed -i '/^VmRSS/d' "$T/proc/2/status"
+kmsg="target pid 2 is a kernel thread (PF_KTHREAD in $T/proc/2/stat): it has no user memory to promote; name a user process"
 config "${base[@]}" "[targets]" "pids = 300 2"
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 200 >"$T/log" 2>&1 && fail "a kernel thread accepted at start"
+grep -qxF "pghotd: error: $kmsg" "$T/log" || fail "kernel thread at start: $(cat "$T/log")"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" 2>&1) && fail "--check-config: a kernel thread accepted"
+echo "$out" | grep -qxF "$T/pghot.conf: targets: error: $kmsg" || fail "--check-config kernel thread: $out"
+config "${base[@]}" "[targets]" "pids = 300"
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 200 --pid 2 >"$T/log" 2>&1 && fail "--pid 2 accepted"
+grep -qxF "pghotd: error: $kmsg" "$T/log" || fail "--pid 2: $(cat "$T/log")"
 start --migrator=dry-run
-wait_log "warning: target pid 2 (kthreadd) is a kernel thread: it has no user memory to promote"
-grep -qF "target pid 300 " "$T/log" && fail "pid 300 called a kernel thread"
+out=$("$PGHOT" ctl --socket "$T/pghotd.sock" set pids "300 2" 2>&1) && fail "ctl set pids 300 2 accepted"
+[ "$out" = "pghot ctl: error: $kmsg" ] || fail "ctl set pids with a kernel thread: $out"
+[ "$("$PGHOT" ctl --socket "$T/pghotd.sock" get pids)" = 300 ] || fail "refused ctl set changed pids"
+config "${base[@]}" "[targets]" "pids = 300 2"
+kill -HUP "$DPID"
+wait_log "reload failed, keeping the old config: $kmsg"
+[ "$(stat_of pghot_targets)" = 1 ] || fail "targets $(stat_of pghot_targets) after a refused reload"
 stop
-ok "a kernel thread as a target: warning"
+ok "a kernel thread as a target: refused at start, by --check-config, --pid, ctl set and reload"

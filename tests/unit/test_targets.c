@@ -114,6 +114,26 @@ static void test_missing(void **state)
 	assert_non_null(strstr(err, "target cgroup 'nope.slice' not found"));
 }
 
+/* A kernel thread named by pid is refused: no mm for move_pages or DAMON
+ * vaddr. Flags 2129984 are kthreadd's (PF_KTHREAD | PF_NOFREEZE | ...). */
+static void test_kthread(void **state)
+{
+	pid_t pids[] = { 100, 2 };
+	struct target_spec spec = { .pids = pids, .nr_pids = 2 };
+	char err[512], want[512];
+
+	sh("tests/integration/fakes/mkproc.sh %s 100 worker 1024 500", proc);
+	sh("tests/integration/fakes/mkproc.sh %s 2 kthreadd 0", proc);
+	sh("sed -i 's/ 4194304 / 2129984 /' %s/2/stat", proc);
+	assert_int_equal(targets_check(proc, sys, &spec, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "target pid 2 is a kernel thread (PF_KTHREAD in %s/2/stat): it has no user memory to promote; name a user process",
+		 proc);
+	assert_string_equal(err, want);
+	spec.nr_pids = 1;	/* the user process alone */
+	assert_int_equal(targets_check(proc, sys, &spec, err, sizeof(err)), 0);
+}
+
 static void test_thp_ranges(void **state)
 {
 	static const char smaps[] =
@@ -202,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_parse_stat),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_kthread),
 		cmocka_unit_test(test_thp_ranges),
 		cmocka_unit_test(test_pins),
 	};

@@ -53,7 +53,7 @@ static const struct cfg_desc cfg_entries[] = {
 	  OFF(lower_tier_nodes), 0, -1, NULL, NULL },
 	/* [targets] */
 	{ "targets", "pids", CFG_PIDLIST, 0, 0, "", "",
-	  "Process ids to manage, space-separated. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(pids), RT, -1, NULL, NULL },
+	  "Process ids to manage, space-separated; a kernel thread is refused (it has no user memory). The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(pids), RT, -1, NULL, NULL },
 	{ "targets", "comm", CFG_COMMLIST, 0, 0, "", "",
 	  "Command names (as in /proc/PID/comm) to manage, space-separated, at most 16. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(comm), RT, -1, NULL, NULL },
 	{ "targets", "cgroup", CFG_STRING, 0, 0, "", "",

@@ -191,19 +191,6 @@ static int check_caps(const struct daemon *d)
 			       "missing capabilities CAP_SYS_ADMIN and CAP_SYS_NICE (DAMON sysfs, move_pages)");
 }
 
-/* Kernel threads named by pid have no user memory: say so, keep them. */
-static void warn_kthreads(const char *procfs, const pid_t *pids, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct target_id id;
-
-		if (proc_is_kthread(procfs, pids[i]) == 1 &&
-		    !proc_read_identity(procfs, pids[i], &id))
-			log_warn("target pid %d (%s) is a kernel thread: it has no user memory to promote",
-				 (int)pids[i], id.comm);
-	}
-}
-
 static void node_list(const struct topology *t, bool lower_only, char *buf,
 		      size_t len)
 {
@@ -271,18 +258,12 @@ static int set_tiers(struct daemon *d)
 static int setup_targets(struct daemon *d)
 {
 	struct pghotd_config *c = &d->cfg;
-	struct target_spec spec = {
-		.pids = c->pids, .nr_pids = c->nr_pids,
-		.comms = (const char (*)[16])c->comm, .nr_comms = c->nr_comms,
-		.cgroup = c->cgroup, .min_rss_bytes = c->min_rss_mb << 20,
-	};
 	char err[1024];
 	int ret;
 
 	ret = preflight_targets(c, err, sizeof(err));
 	if (ret)
 		return log_ret(ret, LOG_ERR, "%s", err);
-	warn_kthreads(c->procfs_root, spec.pids, spec.nr_pids);
 	pinned_sync(d);
 	daemon_rescan(d);
 	if (!pl_nr_targets(d->pl))
@@ -453,15 +434,15 @@ static bool explicit_pid(const struct pghotd_config *c, pid_t pid)
 	return false;
 }
 
-/* As at start, a pid or cgroup @nc adds must exist (a pid of the running
- * config that exited since is fine: targets come and go). */
+/* As at start, a pid or cgroup @nc adds must exist and a pid it adds must
+ * not be a kernel thread (a pid of the running config that exited since is
+ * fine: targets come and go). */
 static int targets_check_new(struct daemon *d, const struct pghotd_config *nc,
 			     char *errbuf, size_t errlen)
 {
 	struct target_spec spec = { .cgroup = "" };
 	pid_t added[CFG_MAX_PIDS];
 	size_t k = 0;
-	int err;
 
 	for (size_t i = 0; i < nc->nr_pids; i++)
 		if (!explicit_pid(&d->cfg, nc->pids[i]))
@@ -475,11 +456,8 @@ static int targets_check_new(struct daemon *d, const struct pghotd_config *nc,
 			 "no targets: set pids, comm, cgroup or min_rss_mb in [targets], or pass --pid N");
 		return -EINVAL;
 	}
-	err = targets_check(nc->procfs_root, nc->sysfs_root, &spec, errbuf,
-			    errlen);
-	if (!err)
-		warn_kthreads(nc->procfs_root, added, k);
-	return err;
+	return targets_check(nc->procfs_root, nc->sysfs_root, &spec, errbuf,
+			     errlen);
 }
 
 /* Keys that need a restart keep their running value in @nc; each one that
