@@ -105,6 +105,32 @@ static void test_full(void **state)
 			 (1u << PGHOT_SRC_SCAN) | (1u << PGHOT_SRC_FEED));
 }
 
+/* Every list value takes commas, blanks or both between its items, so that
+ * "comm = redis, memcached" is two names, not "redis," and "memcached". */
+static void test_list_separators(void **state)
+{
+	size_t damon_idx, feed_idx;
+
+	assert_non_null(src_find("damon", &damon_idx));
+	assert_non_null(src_find("feed", &feed_idx));
+	assert_int_equal(parse("[engine]\nenabled_sources = damon feed\n"
+			       "lower_tier_nodes = 1 2\n[feed]\npath = /run/f\n"
+			       "[targets]\npids = 1,2 3 ,4\n"
+			       "comm = redis, memcached,nginx\tpostgres\n"),
+			 0);
+	assert_int_equal(cfg.sources, (1u << damon_idx) | (1u << feed_idx));
+	assert_true(nodemask_test(&cfg.lower_tier_nodes, 1));
+	assert_true(nodemask_test(&cfg.lower_tier_nodes, 2));
+	assert_int_equal(cfg.nr_pids, 4);
+	assert_int_equal(cfg.pids[1], 2);
+	assert_int_equal(cfg.pids[3], 4);
+	assert_int_equal(cfg.nr_comms, 4);
+	assert_string_equal(cfg.comm[0], "redis");
+	assert_string_equal(cfg.comm[1], "memcached");
+	assert_string_equal(cfg.comm[2], "nginx");
+	assert_string_equal(cfg.comm[3], "postgres");
+}
+
 struct bad {
 	const char *text;
 	const char *msg;
@@ -471,6 +497,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_list_separators),
 		cmocka_unit_test(test_damos_keys),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_every_key_rejects_garbage),

@@ -40,7 +40,7 @@ static const struct cfg_desc cfg_entries[] = {
 	  "Record format: default (1 byte per page) or precise (4 bytes, keeps the accessing node). Needs a restart.",
 	  OFF(mode), 0, -1, NULL, NULL },
 	{ "engine", "enabled_sources", CFG_SOURCES, 0, 0, "damon", "",
-	  "Hotness sources to run, comma-separated, each named once (see their sections below).",
+	  "Hotness sources to run, separated by commas and/or blanks, each named once (see their sections below).",
 	  OFF(sources), RT, -1, NULL, NULL },
 	{ "engine", "target_nid", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
 	{ "engine", "freq_threshold", CFG_TUNABLE, 0, 0, NULL, NULL, NULL, 0, RT, -1, NULL, NULL },
@@ -53,9 +53,9 @@ static const struct cfg_desc cfg_entries[] = {
 	  OFF(lower_tier_nodes), 0, -1, NULL, NULL },
 	/* [targets] */
 	{ "targets", "pids", CFG_PIDLIST, 0, 0, "", "",
-	  "Process ids to manage, space-separated; a kernel thread is refused (it has no user memory). The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(pids), RT, -1, NULL, NULL },
+	  "Process ids to manage, separated by commas and/or blanks (1,2 3 is three pids); a kernel thread is refused (it has no user memory). The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(pids), RT, -1, NULL, NULL },
 	{ "targets", "comm", CFG_COMMLIST, 0, 0, "", "",
-	  "Command names (as in /proc/PID/comm) to manage, space-separated, at most 16. The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(comm), RT, -1, NULL, NULL },
+	  "Command names (as in /proc/PID/comm) to manage, separated by commas and/or blanks, at most 16; a name holding a comma or a blank cannot be given (use pids or cgroup). The key may be repeated (or continued on indented lines): each line adds to the list.", OFF(comm), RT, -1, NULL, NULL },
 	{ "targets", "cgroup", CFG_STRING, 0, 0, "", "",
 	  "A cgroup v2 path below <sysfs_root>/fs/cgroup whose processes are managed.", OFF(cgroup), RT, -1, NULL, NULL },
 	{ "targets", "min_rss_mb", CFG_UINT, 0, UINT64_C(1) << 30, "0", "MiB",
@@ -415,16 +415,16 @@ void cfg_describe_range(const struct cfg_desc *d, enum pghot_mode mode,
 		break;
 	case CFG_SOURCES:
 		src_names(buf, len, ", ");
-		snprintf(buf + strlen(buf), len - strlen(buf), " (comma-separated)");
+		snprintf(buf + strlen(buf), len - strlen(buf), " (separated by commas and/or blanks)");
 		break;
 	case CFG_NODELIST:
 		snprintf(buf, len, "node list, e.g. 1,2 or 1-3");
 		break;
 	case CFG_PIDLIST:
-		snprintf(buf, len, "process ids, space-separated");
+		snprintf(buf, len, "process ids, separated by commas and/or blanks");
 		break;
 	case CFG_COMMLIST:
-		snprintf(buf, len, "command names of up to 15 characters, space-separated");
+		snprintf(buf, len, "command names of up to 15 characters, separated by commas and/or blanks");
 		break;
 	case CFG_STRING:
 		if (!d->words) {
@@ -798,14 +798,17 @@ static int set_value(struct pghotd_config *c, const char *section,
 		const char *p = value;
 		size_t k = append ? c->nr_comms : 0;
 
+		/* commas and blanks separate names, as in every list value
+		 * (a name holding either cannot be given: use pids or
+		 * cgroup) */
 		while (*p) {
 			size_t l;
 
-			while (isspace((unsigned char)*p))
+			while (*p == ',' || isspace((unsigned char)*p))
 				p++;
 			if (!*p)
 				break;
-			l = strcspn(p, " \t");
+			l = strcspn(p, ", \t");
 			if (l > 15)
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': '%.*s' is longer than 15 characters: give the name as /proc/PID/comm shows it (the kernel keeps 15)",
@@ -1370,6 +1373,8 @@ void cfg_write_man(FILE *f)
 	      "An INI file: \\fB[section]\\fR headers, \\fIkey\\fR = \\fIvalue\\fR lines, "
 	      "comments starting with \\fB#\\fR or \\fB;\\fR, also after a value when a blank precedes them "
 	      "(\\fIkey\\fR = \\fIvalue\\fR  # \\fIcomment\\fR). A line holds at most 198 characters. "
+	      "The items of a list (enabled_sources, pids, comm, lower_tier_nodes) are separated by commas, "
+	      "blanks or both: \\fBpids = 1,2 3\\fR is three pids. "
 	      "Unknown sections and keys, and a key given twice, are errors, except \\fBpids\\fR and \\fBcomm\\fR: "
 	      "each of their lines, and each indented line below them, adds to the list. "
 	      "Check a file with \\fBpghotd \\-\\-check\\-config\\fR \\fIFILE\\fR: it prints "

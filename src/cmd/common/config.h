@@ -85,10 +85,10 @@ enum cfg_type {
 	CFG_BOOL,	/* true/false, yes/no, on/off, 1/0, any case */
 	CFG_STRING,	/* char[CFG_PATH_LEN] */
 	CFG_MODE,	/* default|precise */
-	CFG_SOURCES,	/* list of source names */
+	CFG_SOURCES,	/* source names, commas and/or blanks between */
 	CFG_NODELIST,	/* "1,2" or "1-3" */
-	CFG_PIDLIST,	/* space-separated pids */
-	CFG_COMMLIST,	/* space-separated command names */
+	CFG_PIDLIST,	/* pids, commas and/or blanks between */
+	CFG_COMMLIST,	/* command names, commas and/or blanks between */
 	CFG_TUNABLE,	/* engine tunable: ranges from pghot_tunable_descs() */
 	CFG_CHOICE,	/* one of a key's words (config.c choices_of()),
 			 * stored as its index (unsigned int) */
