@@ -375,6 +375,10 @@ static void test_long_lines(void **state)
 	snprintf(text, sizeof(text), "[targets]\n%sa\n", line);
 	assert_int_not_equal(parse(text), 0);
 	assert_string_equal(err, "t.conf:2: key 'cgroup': value too long for one line (a line holds at most 198 characters)");
+	/* so is one after a key ended by ':' (key: value, as libinih reads it) */
+	snprintf(text, sizeof(text), "[targets]\ncgroup: /%saa\n", line + 10);
+	assert_int_not_equal(parse(text), 0);
+	assert_string_equal(err, "t.conf:2: key 'cgroup': value too long for one line (a line holds at most 198 characters)");
 	/* a long list */
 	snprintf(text, sizeof(text), "[targets]\npids =");
 	for (int i = 0; i < 40; i++)
@@ -478,6 +482,24 @@ static void test_inline_comments(void **state)
 	assert_string_equal(cfg.prometheus_file, "/a#b");
 }
 
+/* libinih reads "key: value" as "key = value" (its delimiters are '=' and
+ * ':', the first one found ends the key): documented in pghot.conf(5), and
+ * kept so, with a value holding either character read whole. */
+static void test_colon_delimiter(void **state)
+{
+	assert_int_equal(parse("[engine]\nfreq_threshold: 3\nsleep_ms : 60\n"
+			       "[targets]\npids: 1, 2\ncgroup: /a=b:c\n"
+			       "[stats]\nsocket = /run/x:y.sock\n"), 0);
+	assert_int_equal(cfg.tun.freq_threshold, 3);
+	assert_int_equal(cfg.tun.sleep_ms, 60);
+	assert_int_equal(cfg.nr_pids, 2);
+	assert_string_equal(cfg.cgroup, "/a=b:c");
+	assert_string_equal(cfg.socket, "/run/x:y.sock");
+	/* the same rules as '=': a key given twice either way is an error */
+	assert_int_not_equal(parse("[engine]\nfreq_threshold = 1\nfreq_threshold: 2\n"), 0);
+	assert_string_equal(err, "t.conf:3: key 'freq_threshold' given twice (first on line 2): keep one");
+}
+
 static void test_man(void **state)
 {
 	char *buf = NULL;
@@ -508,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_set_conflict),
 		cmocka_unit_test(test_bools),
 		cmocka_unit_test(test_inline_comments),
+		cmocka_unit_test(test_colon_delimiter),
 		cmocka_unit_test(test_man),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

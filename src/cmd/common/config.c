@@ -1089,9 +1089,10 @@ static char *reader_fn(char *str, int num, void *stream)
 			size_t k = strspn(str, " \t"), l;
 
 			r->long_line = r->line;
-			l = strcspn(str + k, " \t=");
+			/* libinih ends a key at the first '=' or ':' */
+			l = strcspn(str + k, " \t=:");
 			if (str + k + l < str + n &&
-			    str[k + l + strspn(str + k + l, " \t")] == '=')
+			    strchr("=:", str[k + l + strspn(str + k + l, " \t")]))
 				snprintf(r->long_key, sizeof(r->long_key), "%.*s",
 					 (int)(l < 31 ? l : 31), str + k);
 		}
@@ -1370,7 +1371,9 @@ void cfg_write_man(FILE *f)
 	      ".SH NAME\npghot.conf \\- configuration of the pghotd hot\\-page promotion daemon\n"
 	      ".SH SYNOPSIS\n/etc/pghot/pghot.conf\n"
 	      ".SH DESCRIPTION\n"
-	      "An INI file: \\fB[section]\\fR headers, \\fIkey\\fR = \\fIvalue\\fR lines, "
+	      "An INI file: \\fB[section]\\fR headers, \\fIkey\\fR = \\fIvalue\\fR lines "
+	      "(\\fIkey\\fR: \\fIvalue\\fR is read as \\fIkey\\fR = \\fIvalue\\fR: the key ends at the first "
+	      "\\fB=\\fR or \\fB:\\fR, the value may hold both), "
 	      "comments starting with \\fB#\\fR or \\fB;\\fR, also after a value when a blank precedes them "
 	      "(\\fIkey\\fR = \\fIvalue\\fR  # \\fIcomment\\fR). A line holds at most 198 characters. "
 	      "The items of a list (enabled_sources, pids, comm, lower_tier_nodes) are separated by commas, "
