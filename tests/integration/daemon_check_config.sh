@@ -1,7 +1,8 @@
 #!/bin/bash
 # pghotd --check-config: bad files exit 1 with the exact FILE:LINE message;
 # good ones are checked on the host (topology, targets, kernel tiering,
-# paths), one line per check; command-line values override the file.
+# paths), one line per check, and exit 3 when a check fails (the file is
+# valid, this host cannot run it); command-line values override the file.
 . "$(dirname "$0")/fakes/lib.sh"
 
 # good: the file parses (the host checks that follow depend on this
@@ -15,8 +16,15 @@ good() {
 bad() { # want lines...
 	local want=$1; shift
 	printf '%s\n' "$@" >"$T/c.conf"
-	out=$("$PGHOTD" --check-config "$T/c.conf" 2>&1) && fail "accepted: $*"
+	out=$("$PGHOTD" --check-config "$T/c.conf" 2>&1); rc=$?
+	[ $rc = 1 ] || fail "exit $rc, want 1 (an invalid file): $*"
 	[ "$out" = "pghotd: error: $T/c.conf:$want" ] || fail "got '$out', want 'pghotd: error: $T/c.conf:$want'"
+}
+# checkrc WANT ARGS...: pghotd --check-config ARGS exits WANT; its output in $out
+checkrc() {
+	local want=$1; shift
+	out=$("$PGHOTD" --check-config "$@" 2>&1); rc=$?
+	[ $rc = "$want" ] || fail "--check-config $*: exit $rc, want $want: $out"
 }
 
 good ""
@@ -47,11 +55,11 @@ bad "3: key 'high_wmark_pct': '5' must be above low_wmark_pct (10)" "[demotion]"
 bad "2: syntax error: expected '[section]', 'key = value' or a '#' comment" "[engine]" "freq_threshold"
 ok "bad files"
 
-out=$("$PGHOTD" --check-config "$T/missing.conf" 2>&1) && fail "missing file accepted"
+checkrc 1 "$T/missing.conf"
 [ "$out" = "pghotd: error: $T/missing.conf: cannot open: No such file or directory: create it (make install puts a commented one at /etc/pghot/pghot.conf; in the source tree: cp packaging/pghot.conf $T/missing.conf)" ] || fail "missing: $out"
 ok "missing file"
 
-out=$("$PGHOTD" --check-config "$T" 2>&1) && fail "a directory accepted: $out"
+checkrc 1 "$T"
 [ "$out" = "pghotd: error: $T: cannot read: Is a directory" ] || fail "directory: $out"
 out=$("$PGHOTD" -c "$T" --once-ms 1 2>&1) && fail "pghotd -c DIR started: $out"
 echo "$out" | grep -qF "$T: cannot read: Is a directory" || fail "pghotd -c DIR: $out"
@@ -72,7 +80,7 @@ proc 4242 worker 1024
 touch "$T/feed"
 config "[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
 C=$T/pghot.conf
-out=$("$PGHOTD" --check-config "$C" 2>&1) || fail "a good config on its host: $out"
+checkrc 0 "$C"
 want="$C: syntax and values: ok
 $C: topology: ok (nodes 0-1; lower tier 1, from kernel memory tiers; promoting to node 0)
 $C: targets: ok (1 process matches now: pid 4242 (worker))
@@ -88,19 +96,19 @@ ok "--check-config: every check named, ok"
 
 rm -rf "$T/proc/4242"
 config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 0" "[feed]" "path = $T/nodir/feed" "[targets]" "pids = 4242"
-out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "a config that cannot start said ok: $out"
+checkrc 3 "$C"
 echo "$out" | grep -qxF "$C: syntax and values: ok" || fail "syntax line: $out"
 echo "$out" | grep -qxF "$C: topology: error: lower_tier_nodes 0 inverts the tiers: it names every node with CPUs (0), and the top tier left has only CPU-less nodes (1). Name the CPU-less (CXL) nodes instead, see \`pghot topology\`" ||
 	fail "topology line: $out"
 echo "$out" | grep -qxF "$C: targets: error: target pid 4242 not found (no $T/proc/4242): check the pid or use comm = NAME" || fail "targets line: $out"
 echo "$out" | grep -qxF "$C: paths: error: feed '$T/nodir/feed': directory '$T/nodir' does not exist" || fail "paths line: $out"
 echo "$out" | tail -1 | grep -qxF "$C: cannot start: 3 checks failed" || fail "last line: $out"
-ok "--check-config: a config that cannot start is named so, with each reason"
+ok "--check-config: a config that cannot start is named so, with each reason, exit 3"
 
 # --sysfs-root / --procfs-root point the checks at another tree
 mkdir -p "$T/other"
 "$FAKES/mkmachine.sh" "$T/other" 1node
-out=$("$PGHOTD" --check-config "$C" --sysfs-root "$T/other/sys" 2>&1) && fail "1node tree: ok"
+checkrc 3 "$C" --sysfs-root "$T/other/sys"
 echo "$out" | grep -qF "$C: topology: error: " || fail "--sysfs-root not used: $out"
 ok "--check-config honours --sysfs-root"
 
@@ -108,15 +116,15 @@ ok "--check-config honours --sysfs-root"
 # only: the fake tree has no DAMON and no sampling PMU
 mkdir -p "$T/proc/4242" && echo "4242 (worker) S 1 4242 4242 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0" > "$T/proc/4242/stat"
 config "[engine]" "enabled_sources = damon" "[targets]" "pids = 4242"
-out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "damon without DAMON: ok"
+checkrc 3 "$C"
 echo "$out" | grep -qxF "$C: source 'damon': error: kernel has no DAMON sysfs interface ($T/sys/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+) with vaddr operations; use the feed source instead" ||
 	fail "damon line: $out"
 config "[engine]" "enabled_sources = hwhint" "[hwhint]" "pmu = nonsense" "[targets]" "pids = 4242"
-out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "a PMU that is not there: ok"
+checkrc 3 "$C"
 echo "$out" | grep -qF "$C: source 'hwhint': error: no PMU named 'nonsense' under $T/sys/bus/event_source/devices" ||
 	fail "hwhint line: $out"
 config "[system]" "execution = damos" "[targets]" "pids = 4242"
-out=$("$PGHOTD" --check-config "$C" 2>&1) && fail "execution = damos without DAMON: ok"
+checkrc 3 "$C"
 echo "$out" | grep -qxF "$C: execution = damos: error: kernel has no DAMON sysfs interface ($T/sys/kernel/mm/damon/admin missing): needs CONFIG_DAMON_SYSFS (Linux 6.2+) with DAMOS migrate actions (Linux 6.11+); set [system] execution = engine instead" ||
 	fail "damos line: $out"
 config "[engine]" "enabled_sources =" "[targets]" "pids = 4242"
@@ -124,3 +132,18 @@ out=$("$PGHOTD" --check-config "$C" 2>&1)
 echo "$out" | grep -qxF "$C: warning: enabled_sources is empty: nothing will be promoted; set [engine] enabled_sources = damon" ||
 	fail "empty sources: $out"
 ok "--check-config: each enabled source's kernel interface, execution = damos's DAMON, no source at all"
+
+# the exit status tells the file from the host: the same host failure (no
+# DAMON) with a bad key is 1, without it 3; a bad option is 2
+config "[engine]" "enabled_sources = damon" "freq_threshold = 9" "[targets]" "pids = 4242"
+checkrc 1 "$C"
+config "[engine]" "enabled_sources = damon" "[targets]" "pids = 4242"
+checkrc 3 "$C"
+checkrc 2 "$C" --pid 0
+# a file that names no target is the file's fault on any host
+config "[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed"
+checkrc 1 "$C"
+echo "$out" | grep -qxF "$C: targets: error: no targets: set pids, comm, cgroup or min_rss_mb in [targets], or pass --pid N" ||
+	fail "no targets: $out"
+"$PGHOTD" --help | grep -qF "1 if FILE" || fail "--help does not give --check-config's exit statuses"
+ok "--check-config: exit 1 for an invalid file, 3 for a host that cannot run a valid one, 2 for a bad option"

@@ -15,6 +15,7 @@
 #include "cmd/common/log.h"
 #include "cmd/common/proto.h"
 #include "cmd/pghotd/daemon.h"
+#include "cmd/pghotd/preflight.h"
 #include "linux/migrator.h"
 #include "pghot_paths.h"
 
@@ -30,7 +31,9 @@ static void usage(FILE *f)
 	      "                         default: none, every key at its default\n"
 	      "      --check-config FILE  check FILE with the options below, and on this host\n"
 	      "                         (topology, targets, kernel tiering, paths), one line\n"
-	      "                         per check; exit 0 if pghotd would start, else 1\n"
+	      "                         per check; exit 0 if pghotd would start, 1 if FILE\n"
+	      "                         is invalid, 3 if it is valid but this host cannot\n"
+	      "                         run it\n"
 	      "      --pid N            manage process N (repeatable; replaces [targets] pids)\n"
 	      "      --lower-tier-nodes LIST  treat these nodes as the lower tier, e.g. 1 or\n"
 	      "                         1-3 (replaces [engine] lower_tier_nodes; as for\n"
@@ -51,6 +54,9 @@ static void usage(FILE *f)
 	      "  -h, --help             print this help\n"
 	      "      --version          print the version\n"
 	      "\n"
+	      "Exit status: 0 after a clean stop; 1 on a start-up error or an invalid\n"
+	      "configuration; 2 on a usage error; 3 (--check-config) when this host cannot\n"
+	      "run a valid configuration.\n"
 	      "Signals: SIGHUP reloads the configuration, SIGTERM/SIGINT stop.\n"
 	      "Watch it with 'pghot stat --watch 1'; see pghotd(8), pghot.conf(5), pghot(1).\n",
 	      f);
@@ -94,7 +100,7 @@ static int parse_num(const char *opt, const char *s, uint64_t min,
 }
 
 /* One option of pghotd. Return: 0 to go on, 1 to exit 0 (help, version,
- * dumps), -1 to exit 2 (bad option; said why). */
+ * dumps), -1 to exit PGHOTD_EXIT_USAGE (bad option; said why). */
 static int take_option(struct daemon *d, int c, const char **check,
 		       int *verbose)
 {
@@ -182,11 +188,11 @@ int main(int argc, char **argv)
 	while ((c = cli_getopt(argc, argv, "c:vh", opts, HINT)) != -1) {
 		ret = take_option(&d, c, &check, &verbose);
 		if (ret)
-			return ret > 0 ? 0 : 2;
+			return ret > 0 ? PGHOTD_EXIT_OK : PGHOTD_EXIT_USAGE;
 	}
 	if (optind < argc) {
 		log_err("unexpected argument '%s' (%s)", argv[optind], HINT);
-		return 2;
+		return PGHOTD_EXIT_USAGE;
 	}
 	log_set_level(verbose ? LOG_DEBUG : LOG_INFO);
 
@@ -195,11 +201,11 @@ int main(int argc, char **argv)
 
 	if (daemon_load_config(d.config_path, &d.ov, &d.cfg, err, sizeof(err))) {
 		log_err("%s", err);
-		return 1;
+		return PGHOTD_EXIT_FAILURE;
 	}
 	ret = daemon_setup(&d);
 	if (!ret)
 		ret = daemon_run(&d);
 	daemon_teardown(&d);
-	return ret ? 1 : 0;
+	return ret ? PGHOTD_EXIT_FAILURE : PGHOTD_EXIT_OK;
 }

@@ -138,6 +138,7 @@ int preflight_topology(const struct pghotd_config *c, struct topology *ret,
 struct report {
 	const char *path;
 	int failed;
+	bool invalid;	/* a failed check is the file's, whatever the host */
 };
 
 static void line(struct report *r, const char *what, int err, const char *msg)
@@ -177,6 +178,11 @@ static void check_topology(struct report *r, const struct pghotd_config *c)
 
 #define NO_TARGETS "no targets: set pids, comm, cgroup or min_rss_mb in [targets], or pass --pid N"
 
+static bool names_targets(const struct pghotd_config *c)
+{
+	return c->nr_pids || c->nr_comms || c->cgroup[0] || c->min_rss_mb;
+}
+
 int preflight_targets(const struct pghotd_config *c, char *errbuf,
 		      size_t errlen)
 {
@@ -186,7 +192,7 @@ int preflight_targets(const struct pghotd_config *c, char *errbuf,
 		.cgroup = c->cgroup, .min_rss_bytes = c->min_rss_mb << 20,
 	};
 
-	if (!c->nr_pids && !c->nr_comms && !c->cgroup[0] && !c->min_rss_mb) {
+	if (!names_targets(c)) {
 		snprintf(errbuf, errlen, NO_TARGETS);
 		return -EINVAL;
 	}
@@ -209,6 +215,8 @@ static void check_targets(struct report *r, const struct pghotd_config *c)
 		line(r, "targets", 0, "none needed (execution = damos on paddr: system-wide)");
 		return;
 	}
+	/* no target is missing from the file on any host */
+	r->invalid |= !names_targets(c);
 	err = preflight_targets(c, msg, sizeof(msg));
 	if (!err)
 		err = targets_scan(c->procfs_root, c->sysfs_root, &spec, &found, &n);
@@ -389,11 +397,11 @@ int check_config(const char *path, const struct overrides *ov)
 	char err[1024];
 
 	if (!c)
-		return 1;
+		return PGHOTD_EXIT_FAILURE;
 	if (daemon_load_config(path, ov, c, err, sizeof(err))) {
 		log_err("%s", err);
 		free(c);
-		return 1;
+		return PGHOTD_EXIT_FAILURE;
 	}
 	printf("%s: syntax and values: ok\n", path);
 	check_topology(&r, c);
@@ -411,5 +419,7 @@ int check_config(const char *path, const struct overrides *ov)
 	else
 		printf("%s: ok\n", path);
 	free(c);
-	return r.failed ? 1 : 0;
+	if (!r.failed)
+		return PGHOTD_EXIT_OK;
+	return r.invalid ? PGHOTD_EXIT_FAILURE : PGHOTD_EXIT_HOST;
 }

@@ -18,6 +18,21 @@
 
 struct overrides;
 
+/* pghotd's exit statuses (pghotd(8) EXIT STATUS). --check-config tells an
+ * invalid file (fix the file) from a valid one this host cannot run (fix
+ * the host, or run it elsewhere): a script or a deployment tool can act on
+ * which. */
+enum pghotd_exit {
+	PGHOTD_EXIT_OK = 0,
+	PGHOTD_EXIT_FAILURE = 1,	/* a start-up error; --check-config:
+					 * the file cannot be read, does not
+					 * parse, is invalid or names no
+					 * target */
+	PGHOTD_EXIT_USAGE = 2,		/* a bad option or option argument */
+	PGHOTD_EXIT_HOST = 3,		/* --check-config: the file is valid,
+					 * a check on this host failed */
+};
+
 
 /**
  * preflight_topology() - load the topology of @c's sysfs_root with its
@@ -56,7 +71,9 @@ int preflight_targets(const struct pghotd_config *c, char *errbuf,
  * ("PATH: topology: ok (...)" or "PATH: topology: error: ..."), the last
  * "PATH: ok" or "PATH: cannot start: N checks failed". A file that does
  * not parse prints only its first error ("PATH:LINE: ...") on stderr.
- * Return: the exit status, 0 or 1.
+ * Return: the exit status: PGHOTD_EXIT_OK, PGHOTD_EXIT_FAILURE (the file
+ * cannot be read, does not parse, is invalid or names no target) or
+ * PGHOTD_EXIT_HOST (a check on this host failed).
  */
 int check_config(const char *path, const struct overrides *ov);
 
