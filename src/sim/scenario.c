@@ -4,7 +4,8 @@
  * settings, the defaults, `pghot sim --params` and docs/simulator.md.
  *
  * File format: "key = value" lines; '#' starts a comment; blank lines are
- * ignored; "workload = NAME" is applied before the other lines. Keys are
+ * ignored; "workload = NAME" is applied before the other lines; a key is
+ * given once (node.N's keys too, whether on a "node.N = ..." line or not). Keys are
  * "group.name" (machine., node.N., redis., ycsb., micro., bt., trace.,
  * numab., pghot., hwhint., damon., damos., pghotd.) or a scenario key
  * (name, title, workload, scale, seed, policies, levels, references,
@@ -398,18 +399,61 @@ static const struct param *node_key(const char *key, int *ret_nid, const char **
 	return NULL;
 }
 
-static const struct param *find(const char *key)
+/* @key of params[] or kv_params[], or NULL; @ret_slot: its index in both
+ * tables, params[] first (struct seen). */
+static const struct param *find(const char *key, size_t *ret_slot)
 {
-	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
+	size_t base = 0;
+
+	for (size_t t = 0; t < ARRAY_SIZE(tables); base += tables[t].n, t++)
 		for (size_t i = 0; i < tables[t].n; i++)
-			if (!strcmp(tables[t].p[i].key, key))
+			if (!strcmp(tables[t].p[i].key, key)) {
+				*ret_slot = base + i;
 				return &tables[t].p[i];
+			}
 	return NULL;
 }
 
+/*
+ * The line each key of a file was set on, so that a key given twice is an
+ * error rather than the later line silently winning (the earlier one is
+ * most often an edit that was meant to replace it). A slot per key of
+ * params[] and kv_params[], then one per key of each node.
+ */
+#define NODE_SLOT0 (ARRAY_SIZE(params) + ARRAY_SIZE(kv_params))
+#define NR_SLOTS (NODE_SLOT0 + SIM_MAX_NODES * ARRAY_SIZE(node_params))
+
+struct seen {
+	int line[NR_SLOTS];	/* 0: not given yet */
+	int now;		/* the line being applied */
+};
+
+/* Note that @key (its slot @slot) is given on @seen->now; -EINVAL if it
+ * was given before. @seen NULL: not from a file, any number of times. */
+static int note_key(struct seen *seen, size_t slot, const char *key, char *errbuf,
+		    size_t errlen)
+{
+	int first;
+
+	if (!seen)
+		return 0;
+	first = seen->line[slot];
+	if (first == seen->now)
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "key '%s' given twice on this line: keep one",
+				   key);
+	if (first)
+		return sim_fmt_err(errbuf, errlen, -EINVAL,
+				   "key '%s' given twice (first on line %d): keep one", key, first);
+	seen->line[slot] = seen->now;
+	return 0;
+}
+
+static int set_key(struct sim_scenario *sc, const char *key, const char *val,
+		   struct seen *seen, char *errbuf, size_t errlen);
+
 /* "node.N = k=v k=v ...". */
-static int set_node_line(struct sim_scenario *sc, int nid, const char *val, char *errbuf,
-			 size_t errlen)
+static int set_node_line(struct sim_scenario *sc, int nid, const char *val, struct seen *seen,
+			 char *errbuf, size_t errlen)
 {
 	char buf[512], *save = NULL, *tok;
 
@@ -424,36 +468,52 @@ static int set_node_line(struct sim_scenario *sc, int nid, const char *val, char
 			return sim_fmt_err(errbuf, errlen, -EINVAL, "node.%d: '%s' is not key=value", nid, tok);
 		*eq = 0;
 		snprintf(key, sizeof(key), "node.%d.%s", nid, tok);
-		err = sim_scenario_set(sc, key, eq + 1, errbuf, errlen);
+		err = set_key(sc, key, eq + 1, seen, errbuf, errlen);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-int sim_scenario_set(struct sim_scenario *sc, const char *key, const char *val,
-		     char *errbuf, size_t errlen)
+static int set_key(struct sim_scenario *sc, const char *key, const char *val,
+		   struct seen *seen, char *errbuf, size_t errlen)
 {
 	const struct param *p;
 	const char *rest = NULL;
-	int nid = 0;
+	char name[SIM_NAME_MAX];
+	size_t slot;
+	int nid = 0, err;
 
 	p = node_key(key, &nid, &rest);
-	if (p)
-		return set_value(p, &sc->node[nid], key, val, errbuf, errlen);
+	if (p) {
+		/* node.01.cpus is node.1.cpus */
+		snprintf(name, sizeof(name), "node.%d.%s", nid, p->key);
+		slot = NODE_SLOT0 + (size_t)nid * ARRAY_SIZE(node_params) +
+		       (size_t)(p - node_params);
+		err = note_key(seen, slot, name, errbuf, errlen);
+		return err ? err : set_value(p, &sc->node[nid], key, val, errbuf, errlen);
+	}
 	if (node_prefix(key, &nid, &rest) && !*rest)
-		return set_node_line(sc, nid, val, errbuf, errlen);
-	p = find(key);
+		return set_node_line(sc, nid, val, seen, errbuf, errlen);
+	p = find(key, &slot);
 	if (!p)
 		return sim_fmt_err(errbuf, errlen, -ENOENT, "unknown parameter '%s' (pghot sim --params lists them)",
 			    key);
-	return set_value(p, sc, key, val, errbuf, errlen);
+	err = note_key(seen, slot, key, errbuf, errlen);
+	return err ? err : set_value(p, sc, key, val, errbuf, errlen);
+}
+
+int sim_scenario_set(struct sim_scenario *sc, const char *key, const char *val,
+		     char *errbuf, size_t errlen)
+{
+	return set_key(sc, key, val, NULL, errbuf, errlen);
 }
 
 int sim_scenario_get(const struct sim_scenario *sc, const char *key, char *buf, size_t len)
 {
 	const struct param *p;
 	const char *rest = NULL;
+	size_t slot;
 	int nid = 0;
 
 	p = node_key(key, &nid, &rest);
@@ -461,7 +521,7 @@ int sim_scenario_get(const struct sim_scenario *sc, const char *key, char *buf, 
 		get_value(p, &sc->node[nid], buf, len);
 		return 0;
 	}
-	p = find(key);
+	p = find(key, &slot);
 	if (!p)
 		return -ENOENT;
 	get_value(p, sc, buf, len);
@@ -564,7 +624,7 @@ static int split_line(char *buf, char **key, char **val)
 }
 
 static int parse_pass(struct sim_scenario *sc, const char *text, size_t len, const char *origin,
-		      bool workload_only, char *errbuf, size_t errlen)
+		      bool workload_only, struct seen *seen, char *errbuf, size_t errlen)
 {
 	size_t pos = 0;
 	int no = 0;
@@ -589,7 +649,8 @@ static int parse_pass(struct sim_scenario *sc, const char *text, size_t len, con
 			return sim_fmt_err(errbuf, errlen, -EINVAL, "%s:%d: expected 'key = value'", origin, no);
 		if (!key || workload_only != !strcmp(key, "workload"))
 			continue;
-		err = sim_scenario_set(sc, key, val, msg, sizeof(msg));
+		seen->now = no;
+		err = set_key(sc, key, val, seen, msg, sizeof(msg));
 		if (err)
 			return sim_fmt_err(errbuf, errlen, err, "%s:%d: %s", origin, no, msg);
 	}
@@ -599,6 +660,8 @@ static int parse_pass(struct sim_scenario *sc, const char *text, size_t len, con
 int sim_scenario_parse(struct sim_scenario *sc, const char *text, size_t len,
 		       const char *origin, char *errbuf, size_t errlen)
 {
-	return parse_pass(sc, text, len, origin, true, errbuf, errlen) ?:
-	       parse_pass(sc, text, len, origin, false, errbuf, errlen);
+	struct seen seen = { .now = 0 };
+
+	return parse_pass(sc, text, len, origin, true, &seen, errbuf, errlen) ?:
+	       parse_pass(sc, text, len, origin, false, &seen, errbuf, errlen);
 }

@@ -295,6 +295,8 @@ int sim_scenario_set(struct sim_scenario *sc, const char *key, const char *val,
 /**
  * sim_scenario_parse() - apply a scenario file: "key = value" lines, '#'
  * comments, blank lines. "workload = X" is applied first wherever it is.
+ * Each key is given once: a second line with it (also a node key given in
+ * a "node.N = ..." line and on its own) is -EINVAL naming both lines.
  * @text, @len: the file's bytes (need not be NUL-terminated).
  * @origin: the file name, for messages ("redis-memtier.scn:12: ...").
  *

@@ -128,6 +128,8 @@ bad "level 'lots'" --scenario ycsb-pressure --levels 440G,lots
 bad "cannot open trace" --trace "$T/nosuch"
 printf 'name = x\nscale = 0.5\nbogus line\n' >"$T/bad.scn"
 bad "bad.scn:3: expected 'key = value'" --scenario "$T/bad.scn"
+printf 'workload = microbench\nscale = 0.01\nnode.1 = cpus=0 mem=8G\nscale = 0.02\n' >"$T/twice.scn"
+bad "^pghot sim: error: $T/twice.scn:4: key 'scale' given twice \\(first on line 2\\): keep one$" --scenario "$T/twice.scn"
 bad "^pghot sim: error: give --scenario NAME\\|FILE or --trace FILE"
 
 [ $nfail = 0 ] || { echo "$nfail failures"; exit 1; }

@@ -159,6 +159,46 @@ static void test_parse(void **state)
 	assert_non_null(strstr(err, "NUL"));
 }
 
+/* A key given twice in a file is an error naming both lines; the later
+ * line does not silently win. The command line (sim_scenario_set()) may
+ * set a key again: it overrides the file on purpose. */
+static void test_duplicate_keys(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "name = a\nscale = 0.5\n# x\nscale = 0.2\n",
+		  "d.scn:4: key 'scale' given twice (first on line 2): keep one" },
+		{ "workload = ycsb\nname = a\nworkload = microbench\n",
+		  "d.scn:3: key 'workload' given twice (first on line 1): keep one" },
+		{ "node.1 = cpus=4 mem=2G\nnode.1.cpus = 8\n",
+		  "d.scn:2: key 'node.1.cpus' given twice (first on line 1): keep one" },
+		{ "node.01.lat_ns = 200\nnode.1 = lat_ns=300\n",
+		  "d.scn:2: key 'node.1.lat_ns' given twice (first on line 1): keep one" },
+		{ "node.0 = cpus=4 cpus=8\n",
+		  "d.scn:1: key 'node.0.cpus' given twice on this line: keep one" },
+		{ "redis.keys = 100\nycsb.keys = 200\nredis.keys = 300\n",
+		  "d.scn:3: key 'redis.keys' given twice (first on line 1): keep one" },
+	};
+	static const char good[] = "node.0 = cpus=4\nnode.1 = cpus=0 mem=2G\nnode.0.mem = 4G\n"
+				   "redis.keys = 100\nycsb.keys = 200\n";
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sim_scenario_init(&sc);
+		if (sim_scenario_parse(&sc, bad[i].text, strlen(bad[i].text), "d.scn", err,
+				       sizeof(err)) != -EINVAL || strcmp(err, bad[i].msg))
+			fail_msg("case %zu: got '%s', want '%s'", i, err, bad[i].msg);
+	}
+	sim_scenario_init(&sc);
+	assert_int_equal(sim_scenario_parse(&sc, good, sizeof(good) - 1, "g.scn", err, sizeof(err)), 0);
+	assert_int_equal(sc.node[0].mem_bytes, 4ull << 30);
+	assert_int_equal(set("redis.keys", "40", err), 0);
+	assert_int_equal(set("redis.keys", "50", err), 0);
+	assert_int_equal(sc.redis.keys, 50);
+}
+
 static void test_policies(void **state)
 {
 	struct sim_case c;
@@ -280,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_node_line),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_check),
