@@ -297,6 +297,30 @@ static void names_list(const char *const *names, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", names[i]);
 }
 
+/*
+ * What @p accepts, from its table entry: "1..7", "0.01..100", the names of
+ * a choice, ... Both `pghot sim --params` and the message for a bad value
+ * show this text, so the two cannot disagree. A number is printed so that
+ * it reads back as itself (%.15g: 4294967295, 1e+15).
+ */
+static void param_range(const struct param *p, char *buf, size_t len)
+{
+	switch (p->type) {
+	case P_STR:
+		snprintf(buf, len, "text of at most %zu characters", p->size - 1);
+		break;
+	case P_BOOL:
+		snprintf(buf, len, "0 or 1 (no/yes, off/on, false/true)");
+		break;
+	case P_ENUM:
+		names_list(p->names, buf, len);
+		break;
+	default:
+		snprintf(buf, len, "%.15g..%.15g", p->min, p->max);
+		break;
+	}
+}
+
 static int set_value(const struct param *p, void *base, const char *key, const char *v,
 		     char *errbuf, size_t errlen)
 {
@@ -312,25 +336,28 @@ static int set_value(const struct param *p, void *base, const char *key, const c
 		strcpy(field, v);
 		return 0;
 	case P_BOOL:
-		if (parse_bool(v, &b))
-			return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give 0 or 1 (yes/no, on/off)",
-				    key, v);
+		if (parse_bool(v, &b)) {
+			param_range(p, list, sizeof(list));
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give %s", key, v, list);
+		}
 		*(bool *)field = b;
 		return 0;
 	case P_ENUM:
 		for (int i = 0; p->names[i]; i++)
 			if (!strcmp(v, p->names[i]))
 				return *(int *)field = i, 0;
-		names_list(p->names, list, sizeof(list));
+		param_range(p, list, sizeof(list));
 		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give one of %s", key, v, list);
 	default:
 		break;
 	}
-	if (parse_num(v, p->type == P_BYTES, &x) || x < p->min || x > p->max)
-		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give a number%s in %g..%g%s%s", key, v,
+	if (parse_num(v, p->type == P_BYTES, &x) || x < p->min || x > p->max) {
+		param_range(p, list, sizeof(list));
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give a number%s in %s%s%s", key, v,
 			    p->type == P_BYTES ? " of bytes (K, M, G, T: powers of 1024)" :
 			    p->type == P_U64 ? " (k, M, G: powers of 1000)" : "",
-			    p->min, p->max, *p->unit ? " " : "", p->unit);
+			    list, *p->unit ? " " : "", p->unit);
+	}
 	if (p->type == P_DBL) {
 		*(double *)field = x;
 		return 0;
@@ -552,15 +579,11 @@ size_t sim_param_count(void)
 
 static void info(const struct param *p, const char *prefix, struct sim_param_info *ret)
 {
-	const char *const *n = p->names;
-
 	snprintf(ret->key, sizeof(ret->key), "%s%s", prefix, p->key);
 	ret->unit = p->unit;
 	ret->help = p->help;
 	snprintf(ret->def, sizeof(ret->def), "%s", p->def);
-	ret->choices[0] = 0;
-	if (n)
-		names_list(n, ret->choices, sizeof(ret->choices));
+	param_range(p, ret->range, sizeof(ret->range));
 }
 
 int sim_param_at(size_t i, struct sim_param_info *ret)

@@ -320,7 +320,9 @@ struct sim_param_info {
 	const char *unit;
 	const char *help;
 	char def[SIM_NAME_MAX];		/* the built-in default as text */
-	char choices[2 * SIM_NAME_MAX];	/* names a choice takes, or "" */
+	char range[2 * SIM_NAME_MAX];	/* what it accepts, from the table that
+					 * checks it: "1..7", the names of a
+					 * choice, "0 or 1 (...)", ... */
 };
 
 /** sim_param_count(), sim_param_at() - walk every parameter. */

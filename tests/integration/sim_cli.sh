@@ -40,6 +40,13 @@ for k in numab.scan_size_mb pghot.freq_threshold hwhint.period damon.sample_us d
 	node.N.lat_ns redis.keys ycsb.theta micro.region bt.footprint; do
 	grep -q "^$k " "$T/params" && ok "--params lists $k" || fail "--params lacks $k"
 done
+# each line ends with what the key accepts, as the bad-value message says
+grep -qE '^pghot.freq_threshold .*\[1\.\.7\]$' "$T/params" && ok "--params: pghot.freq_threshold [1..7]" ||
+	fail "--params has no range for pghot.freq_threshold: $(grep '^pghot.freq_threshold ' "$T/params")"
+grep -qE '^redis.dist .*\[uniform, zipf, phase\]$' "$T/params" && ok "--params: redis.dist's names" ||
+	fail "--params has no names for redis.dist: $(grep '^redis.dist ' "$T/params")"
+n=$(grep -cvE ' \[[^]]+\]$' "$T/params")
+[ "$n" = 0 ] && ok "--params: every key has its range" || fail "--params: $n lines without a range"
 
 # A small redis-memtier run: seed 000's tables and counters.
 small=(--scenario redis-memtier --scale 0.0005 --policies numab0,numab2,pghot-hwhint:10000

@@ -199,6 +199,43 @@ static void test_duplicate_keys(void **state)
 	assert_int_equal(sc.redis.keys, 50);
 }
 
+/* --params shows each key's range from the table that checks the value,
+ * and the error for a bad value names the same range. */
+static void test_param_ranges(void **state)
+{
+	static const struct {
+		const char *key, *range;
+	} want[] = {
+		{ "pghot.freq_threshold", "1..7" },
+		{ "scale", "1e-06..1" },
+		{ "hwhint.period", "1..4294967295" },
+		{ "node.N.mem", "0..1e+15" },
+		{ "workload", "redis-memtier, ycsb, microbench, npb-bt, trace" },
+		{ "micro.thp", "0 or 1 (no/yes, off/on, false/true)" },
+		{ "name", "text of at most 63 characters" },
+	};
+	struct sim_param_info p;
+	size_t found = 0;
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sim_param_count(); i++) {
+		assert_int_equal(sim_param_at(i, &p), 0);
+		assert_true(p.range[0]);	/* every key has one */
+		for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+			if (!strcmp(p.key, want[k].key)) {
+				assert_string_equal(p.range, want[k].range);
+				found++;
+			}
+	}
+	assert_int_equal(found, sizeof(want) / sizeof(want[0]));
+	sim_scenario_init(&sc);
+	assert_int_equal(set("pghot.freq_threshold", "9", err), -EINVAL);
+	assert_string_equal(err, "pghot.freq_threshold = '9': give a number (k, M, G: powers of 1000) in 1..7");
+	assert_int_equal(set("micro.thp", "maybe", err), -EINVAL);
+	assert_string_equal(err, "micro.thp = 'maybe': give 0 or 1 (no/yes, off/on, false/true)");
+}
+
 static void test_policies(void **state)
 {
 	struct sim_case c;
@@ -321,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_node_line),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_param_ranges),
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_check),

@@ -58,7 +58,8 @@ static void usage(FILE *f)
 	      "  --jobs N              run cases on N threads, 1..64 (default: the CPUs)\n"
 	      "  --quiet               no progress line\n"
 	      "  --KEY VALUE           any parameter of the machine, workload or a policy\n"
-	      "  --params              list the parameters with their defaults\n"
+	      "  --params              list the parameters: key, default, meaning (unit)\n"
+	      "                        and [what it accepts]\n"
 	      "  --list                list the shipped scenarios\n"
 	      "  -h, --help            print this help\n",
 	      f);
@@ -210,7 +211,7 @@ static int list_params(void)
 
 		sim_param_at(i, &p);
 		printf("%-32s %-12s %s%s%s%s [%s]\n", p.key, *p.def ? p.def : "\"\"", p.help,
-		       *p.unit ? " (" : "", p.unit, *p.unit ? ")" : "", p.choices);
+		       *p.unit ? " (" : "", p.unit, *p.unit ? ")" : "", p.range);
 	}
 	return 0;
 }
