@@ -66,6 +66,9 @@ run promote pghotd-damos 1 4 0,0.5,1 0.10 cpu_ticks=120 cpu_kdamond_ticks=100 \
 run kv-scatter damon 1 4 0.2,0.4,0.6 0.10 cpu_ticks=100 cpu_kdamond_ticks=100 \
 	"damon.kdamond0=node1 [0,1) migrate_hot->0" damon.k0_nr_tried=7
 run kv damon 1 4 0.9,0.9 0.10
+# the watch-only kernel DAMON: a CPU reference that moves nothing
+run kv-scatter damon-watch 1 0 0,0,0 0.10 cpu_ticks=80 cpu_kdamond_ticks=80 \
+	"damon.kdamond0=node1 [0,1) no scheme (watch only)"
 printf 'date=2026-12-01T10:00Z\ncommit=abc1234\nrepeats=3\nhost=2 cores, QEMU TCG\nwall_s=99\n' > "$T/run.env"
 
 "$ROOT/tools/vm/report.sh" "$T" promote kv-scatter 2>"$T/err" || fail "report.sh failed: $(cat "$T/err")"
@@ -87,6 +90,7 @@ check "pghotd config without comments" '.scenarios.promote.cases.pghotd.config |
 check "counters' medians" '.scenarios.promote.cases.numab0.median.vmstat.pgmigrate_success' '20'
 check "cold moved up from the placed baseline" '.scenarios.promote.cases.numab0.median.cold_promoted_fraction' '0.25'
 check "timeline carries the share" '.scenarios["kv-scatter"].cases.damon.repeats[0].timeline[2]' '[2,2,1,0.6]'
+check "damon-watch: its kdamond's CPU, after damon" '.scenarios["kv-scatter"].cases | [keys_unsorted, .["damon-watch"].median.promoter_cpu_s, .["damon-watch"].config.damon]' '[["damon","damon-watch"],0.8,["kdamond0=node1 [0,1) no scheme (watch only)"]]'
 check "kernel DAMON config and counters" '.scenarios["kv-scatter"].cases.damon | [.config.damon, .median.damon.k0_nr_tried]' '[["kdamond0=node1 [0,1) migrate_hot->0"],7]'
 
 "$ROOT/tools/vm/tables.sh" --text "$T/results.json" > "$T/text" 2>"$T/err" || fail "tables --text failed: $(cat "$T/err")"
@@ -121,7 +125,7 @@ if grep -qx old "$T/doc.md"; then fail "--update kept the old block"; else ok "-
 for l in before between after; do
 	grep -qx "$l" "$T/doc.md" && ok "--update kept '$l'" || fail "--update lost '$l'"
 done
-grep -q '^| promote | DRAM access share, mean | 0.0% | 50.0% (12.5–75.0) | not run | 43.8% | 50.0% |$' "$T/doc.md" &&
+grep -q '^| promote | DRAM access share, mean | 0.0% | 50.0% (12.5–75.0) | not run | not run | 43.8% | 50.0% |$' "$T/doc.md" &&
 	ok "summary row" || fail "summary row: $(grep -m1 '| promote | DRAM access share, mean' "$T/doc.md")"
 grep -q 'commit abc1234, kernel 6.12.0-test' "$T/doc.md" && ok "block says commit and kernel" || fail "no commit/kernel"
 grep -q 'promote_rate_limit_MBps = 256' "$T/doc.md" && ok "config block names the rate limit" || fail "config block without the pghotd config"

@@ -126,6 +126,10 @@ damon_add() {	# kdamond-index node action target_nid acc_min acc_max age_min quo
 	echo 1 > $C/targets/0/regions/nr_regions
 	echo $9 > $C/targets/0/regions/0/start
 	echo ${10} > $C/targets/0/regions/0/end
+	if [ $3 = none ]; then	# damon-watch: monitoring only
+		say "damon.kdamond$1=node$2 [$9,${10}) no scheme (watch only)"
+		return
+	fi
 	echo 1 > $C/schemes/nr_schemes
 	S=$C/schemes/0
 	echo $3 > $S/action
@@ -160,12 +164,13 @@ numab2)
 	echo 2 > /proc/sys/kernel/numa_balancing
 	echo true > /sys/kernel/mm/numa/demotion_enabled
 	;;
-damon)
+damon | damon-watch)
 	D=/sys/kernel/mm/damon/admin
-	NK=1; [ -n "$DAMON_COLD" ] && NK=2
+	NK=1; [ -n "$DAMON_COLD" ] && [ $CASE = damon ] && NK=2
+	HOT=migrate_hot; [ $CASE = damon-watch ] && HOT=none
 	echo $NK > $D/kdamonds/nr_kdamonds || finish fail "DAMON sysfs not usable"
-	damon_add 0 1 migrate_hot 0 $DAMON_HOT_MIN_ACC $((DAMON_AGGR_US / DAMON_SAMPLE_US)) $DAMON_HOT_MIN_AGE $DAMON_HOT_QUOTA_MIBPS
-	[ -n "$DAMON_COLD" ] && damon_add 1 0 migrate_cold 1 0 0 $DAMON_COLD_MIN_AGE $DAMON_COLD_QUOTA_MIBPS
+	damon_add 0 1 $HOT 0 $DAMON_HOT_MIN_ACC $((DAMON_AGGR_US / DAMON_SAMPLE_US)) $DAMON_HOT_MIN_AGE $DAMON_HOT_QUOTA_MIBPS
+	[ $NK = 2 ] && damon_add 1 0 migrate_cold 1 0 0 $DAMON_COLD_MIN_AGE $DAMON_COLD_QUOTA_MIBPS
 	for k in $(seq 0 $((NK - 1))); do
 		echo on > $D/kdamonds/$k/state || finish fail "kdamond $k did not start"
 	done
@@ -293,7 +298,7 @@ grep -E '^bench.(final|result)' /tmp/bench.out
 awk 'NR == FNR { b[$1] = $2; next } { print "vmstat." $1 "=" $2 - b[$1] }' /tmp/vmstat.before /tmp/vmstat.after
 
 case "$CASE" in
-damon)
+damon | damon-watch)
 	kill $KPID 2>/dev/null
 	for k in $(seq 0 $((NK - 1))); do
 		K=$D/kdamonds/$k
@@ -303,10 +308,12 @@ damon)
 	cpu=$(kd_ticks)
 	for k in $(seq 0 $((NK - 1))); do
 		K=$D/kdamonds/$k
-		echo update_schemes_stats > $K/state
-		for f in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
-			say "damon.k${k}_$f=$(cat $K/contexts/0/schemes/0/stats/$f)"
-		done
+		if [ $CASE = damon ]; then
+			echo update_schemes_stats > $K/state
+			for f in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
+				say "damon.k${k}_$f=$(cat $K/contexts/0/schemes/0/stats/$f)"
+			done
+		fi
 		echo off > $K/state
 	done
 	say "cpu_kdamond_ticks=$cpu"

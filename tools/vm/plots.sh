@@ -25,7 +25,8 @@ for s in $SCEN; do
 	# per case: "t share% coverage%" lines of its median run; the title line
 	jq -r --arg s "$s" --arg dir "$W" '
 		.meta as $m | .scenarios[$s] as $sc | $sc.cases | to_entries[] |
-		.key as $c | [.value.repeats[] | select(.error | not)] | sort_by(.dram_access_share_mean // -1) |
+		.key as $c | select($c != "damon-watch") |	# moves nothing: a CPU reference
+		[.value.repeats[] | select(.error | not)] | sort_by(.dram_access_share_mean // -1) |
 		select(length > 0) | .[(length - 1) / 2 | floor] as $r |
 		"\($c)\t\($r.repeat)\t\($r.hot_pages)\t" +
 		([$r.timeline[] | "\(.[0]) \((.[3] // 0) * 100) \(.[1] * 100 / $r.hot_pages)"] | join("\n"))

@@ -22,7 +22,10 @@
 #
 # Cases: numab0 (numa_balancing=0), numab2 (numa_balancing=2 +
 # demotion_enabled), damon (kernel DAMOS migrate_hot on node 1's paddr ->
-# node 0; for pressure also migrate_cold on node 0 -> node 1), pghotd (the
+# node 0; for pressure also migrate_cold on node 0 -> node 1), damon-watch
+# (the same paddr kdamond on node 1 with no scheme: what watching the lower
+# tier at these intervals costs when nothing moves; a reference for CPU,
+# not a promoter), pghotd (the
 # project's daemon with the damon source on the workload's pid,
 # numa_balancing=0; its config is tools/vm/pghotd-SCENARIO.conf),
 # pghotd-damos (pghotd with execution = damos: its own paddr kdamonds run
@@ -32,7 +35,7 @@
 
 # every scenario, in the order demo-all runs them
 SCENARIOS="promote pressure kv kv-scatter"
-CASES="numab0 numab2 damon pghotd pghotd-damos"
+CASES="numab0 numab2 damon damon-watch pghotd pghotd-damos"
 
 scenario_env() {
 	local scenario=$1 case=$2
