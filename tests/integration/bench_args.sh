@@ -96,6 +96,16 @@ for o in --hot --region; do
 done
 bad "--reps: '0' is out of range" micro --node 0 --reps 0
 bad "--hot-offset \+ --hot .* beyond --size" micro --node 0 -s 64 --hot 32 --hot-offset 40
+# the phase change: both options, micro only, within the run and the area,
+# the new hot part apart from the first
+bad "give both --move-at SEC and --move-to MIB" micro --node 0 -s 64 --hot 8 --move-at 1
+bad "give both --move-at SEC and --move-to MIB" micro --node 0 -s 64 --hot 8 --move-to 32
+bad "--move-at: '0' is out of range: give a number above 0" micro --node 0 -s 64 --hot 8 --move-at 0 --move-to 32
+bad "--move-at: 'nan' is out of range" micro --node 0 -s 64 --hot 8 --move-at nan --move-to 32
+bad "--move-at 5 is not before the end of the run \(--duration 2\)" micro --node 0 -s 64 --hot 8 -d 2 --move-at 5 --move-to 32
+bad "--move-to \+ --hot \(60 \+ 8 MiB\) reaches beyond --size" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to 60
+bad "--move-to 4 overlaps the hot part at --hot-offset 0" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to 4
+bad "--move-at and --move-to are options of micro" kv --node 0 --move-at 1 --move-to 1
 bad "--hot .* beyond --size" micro --node 0 -s 16
 bad "^pghot bench: error: --keys: '$U64MAX' is out of range: give 16 to 1073741824" kv --node 0 --keys $U64MAX
 bad "^pghot bench: error: --keys: '1' is out of range: give 16 to 1073741824" kv --node 0 --keys 1
@@ -154,6 +164,15 @@ if [ -d /sys/devices/system/node/node0 ]; then
 		-n 20000 -d 5 --interval-ms 100 >"$T/out" 2>"$T/err" || fail "kv zipf run failed: $(cat "$T/err")"
 	grep -q '^bench.result workload=kv' "$T/out" && ok "kv zipf short run" ||
 		fail "kv zipf: no bench.result: $(cat "$T/out" "$T/err")"
+	# the phase change happens once, when asked, between two timeline lines
+	timeout 20 "$PGHOT" bench micro --node 0 -s 16 --hot 4 --move-at 0.25 --move-to 8 -d 0.5 \
+		--interval-ms 100 >"$T/out" 2>"$T/err" || fail "micro --move-at run failed: $(cat "$T/err")"
+	if [ "$(grep -c '^bench.moved t=0\.2[5-9][0-9] offset_bytes=8388608$' "$T/out")" = 1 ] &&
+	   grep -A1 '^bench.moved' "$T/out" | grep -q '^bench.tl .* hot_n0=1024 '; then
+		ok "micro --move-at: one bench.moved line at 0.25 s, the hot part still 1024 pages"
+	else
+		fail "micro --move-at: $(grep -E '^bench.(moved|tl)' "$T/out" | head -5)"
+	fi
 	# Everything is on node 0 = --fast-node: every placement line says that
 	# all accesses land there (a workload that gave its pages no weight
 	# would print 0), and the result carries the run's CPU times.

@@ -352,7 +352,7 @@ static int run_bench(struct bench_run *run)
 	struct placement p;
 	pthread_t *tids;
 	sigset_t set;
-	uint64_t t0, next, ops = 0;
+	uint64_t t0, next, move_ns, ops = 0;
 	int nn = nr_nodes(), sig, err = 0;
 	double secs, user0, sys0, user1, sys1;
 
@@ -435,9 +435,13 @@ static int run_bench(struct bench_run *run)
 	}
 
 	next = t0 + (uint64_t)o->interval_ms * 1000000ull;
+	move_ns = o->move_at_s > 0 ? t0 + (uint64_t)(o->move_at_s * 1e9) : UINT64_MAX;
 	for (;;) {
 		uint64_t end = t0 + (uint64_t)(o->duration_s * 1e9);
 		uint64_t wake = next < end ? next : end;
+
+		if (move_ns < wake)
+			wake = move_ns;
 
 		if (o->accesses) {
 			/* poll the access count at a finer grain than the timeline */
@@ -453,6 +457,13 @@ static int run_bench(struct bench_run *run)
 			log_warn("%llu accesses not done in %.0f s, stopping",
 				(unsigned long long)o->accesses, o->duration_s);
 			break;
+		}
+		if (bench_now_ns() >= move_ns) {
+			run->wl->move(run);
+			move_ns = UINT64_MAX;
+			printf("bench.moved t=%.3f offset_bytes=%zu\n",
+			       (double)(bench_now_ns() - t0) / 1e9, o->move_to_bytes);
+			fflush(stdout);
 		}
 		if (bench_now_ns() >= next) {
 			placer_query(&pl, run, &p);
@@ -493,7 +504,7 @@ enum {
 	OPT_NODE = 256, OPT_FAST_NODE, OPT_DRAM_PCT, OPT_INTERVAL, OPT_FILLER, OPT_FILLER_LEAVE,
 	OPT_LAT_EVERY, OPT_WAIT_START, OPT_THP, OPT_SEED, OPT_HOT, OPT_HOT_OFFSET, OPT_REGION,
 	OPT_REPS, OPT_BATCH, OPT_STORE_PCT, OPT_KEYS, OPT_VALUE_SIZE, OPT_DIST, OPT_HOT_FRAC,
-	OPT_THETA, OPT_HOT_MASS, OPT_SCATTER,
+	OPT_THETA, OPT_HOT_MASS, OPT_SCATTER, OPT_MOVE_AT, OPT_MOVE_TO,
 };
 
 static const struct option long_opts[] = {
@@ -518,6 +529,8 @@ static const struct option long_opts[] = {
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "store-pct", required_argument, NULL, OPT_STORE_PCT },
+	{ "move-at", required_argument, NULL, OPT_MOVE_AT },
+	{ "move-to", required_argument, NULL, OPT_MOVE_TO },
 	{ "keys", required_argument, NULL, OPT_KEYS },
 	{ "value-size", required_argument, NULL, OPT_VALUE_SIZE },
 	{ "dist", required_argument, NULL, OPT_DIST },
@@ -561,6 +574,10 @@ static void usage(FILE *f)
 		"      --reps N          repetitions per region before the next, >= 1 (default 1)\n"
 		"      --batch N         accesses per repetition (default 0: pages in region)\n"
 		"      --store-pct P     stores among accesses, 0..100 (default 50)\n"
+		"      --move-at SEC     the hot part moves at SEC, 0 < SEC < --duration (a phase\n"
+		"                        change; prints bench.moved), to --move-to\n"
+		"      --move-to MIB     where it moves: a part of --hot MiB within --size that\n"
+		"                        does not overlap the first\n"
 		"kv (the pghot series' Redis test, the DAMON tiering series' YCSB test): GETs of\n"
 		"1 KiB values through a hash index\n"
 		"      --keys N          keys, 16..1073741824 (default 65536);\n"
@@ -722,6 +739,31 @@ static const struct bench_workload *find_workload(const char *wl)
 	return NULL;
 }
 
+/* --move-at and --move-to: both or neither, micro only, within the run and
+ * the area, the new hot part apart from the first. Says why not: -1. */
+static int check_move(const struct bench_run *run, bool move_to_set)
+{
+	const struct bench_opts *o = run->o;
+	size_t from = o->hot_offset_bytes, to = o->move_to_bytes;
+
+	if (!(o->move_at_s > 0) && !move_to_set)
+		return 0;
+	if (!run->wl->move)
+		return log_ret(-1, LOG_ERR, "--move-at and --move-to are options of micro (%s)", HINT);
+	if (!(o->move_at_s > 0) || !move_to_set)
+		return log_ret(-1, LOG_ERR, "give both --move-at SEC and --move-to MIB, or neither (%s)", HINT);
+	if (o->move_at_s >= o->duration_s)
+		return log_ret(-1, LOG_ERR, "--move-at %g is not before the end of the run (--duration %g): the hot part would never move",
+			       o->move_at_s, o->duration_s);
+	if (to + o->hot_bytes > o->size_bytes)
+		return log_ret(-1, LOG_ERR, "--move-to + --hot (%zu + %zu MiB) reaches beyond --size (%zu MiB)",
+			       to >> 20, o->hot_bytes >> 20, o->size_bytes >> 20);
+	if (to < from + o->hot_bytes && from < to + o->hot_bytes)
+		return log_ret(-1, LOG_ERR, "--move-to %zu overlaps the hot part at --hot-offset %zu (--hot %zu MiB): give an offset the new part shares no page with",
+			       to >> 20, from >> 20, o->hot_bytes >> 20);
+	return 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	struct bench_opts o = {
@@ -732,7 +774,7 @@ int cmd_bench(int argc, char **argv)
 	};
 	struct bench_run run = { .o = &o };
 	const char *wl;
-	bool node_set = false, fast_node_set = false;
+	bool node_set = false, fast_node_set = false, move_to_set = false;
 	/* the option of the other distribution, kept to refuse it: given to
 	 * the wrong one it would be ignored and the run not what was asked */
 	const char *uniform_opt = NULL, *zipf_opt = NULL;
@@ -807,6 +849,13 @@ int cmd_bench(int argc, char **argv)
 		case OPT_REPS: bad = opt_u64("--reps", optarg, 1, UINT64_MAX, &o.reps); break;
 		case OPT_BATCH: bad = opt_u64("--batch", optarg, 0, UINT64_MAX, &o.batch); break;
 		case OPT_STORE_PCT: bad = opt_u64("--store-pct", optarg, 0, 100, &v); o.store_pct = (int)v; break;
+		case OPT_MOVE_AT:
+			bad = opt_double("--move-at", optarg, 0, false, MAX_DURATION, false, &o.move_at_s);
+			break;
+		case OPT_MOVE_TO:
+			bad = opt_mib("--move-to", optarg, 0, &o.move_to_bytes);
+			move_to_set = true;
+			break;
 		case OPT_KEYS: bad = opt_u64("--keys", optarg, MIN_KEYS, MAX_KEYS, &o.keys); break;
 		case OPT_VALUE_SIZE:
 			bad = opt_u64("--value-size", optarg, 0, UINT64_MAX, &v);
@@ -857,6 +906,8 @@ int cmd_bench(int argc, char **argv)
 			o.hot_offset_bytes >> 20, o.hot_bytes >> 20, o.size_bytes >> 20);
 		return 2;
 	}
+	if (check_move(&run, move_to_set))
+		return 2;
 	if (run.wl == &bench_kv && o.keys * o.value_bytes > (MAX_MIB << 20)) {
 		log_err("--keys %llu x --value-size %zu = %llu MiB of values, more than %llu MiB",
 			(unsigned long long)o.keys, o.value_bytes,

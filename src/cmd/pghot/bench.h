@@ -51,6 +51,8 @@ struct bench_opts {
 	uint64_t reps;
 	uint64_t batch;
 	int store_pct;
+	double move_at_s;		/* the hot part moves then (0: never) */
+	size_t move_to_bytes;		/* to this offset, same size */
 	/* kv */
 	uint64_t keys;
 	size_t value_bytes;
@@ -87,6 +89,10 @@ struct bench_workload {
 	void (*work)(struct bench_thread *t, uint64_t n);
 	/* Free run->wl_priv and every thread's priv (optional). */
 	void (*teardown)(struct bench_run *run);
+	/* The hot part moves (--move-at; optional, micro): mark run->class[]
+	 * and run->weight[] anew, then let the threads follow. Called once,
+	 * by the timeline's thread between two placement queries. */
+	void (*move)(struct bench_run *run);
 };
 
 struct bench_run {

@@ -7,8 +7,11 @@
  * walks the regions in turn; in each it makes --reps repetitions of --batch
  * random accesses, one 8-byte word in a random cache line of a random 4 KiB
  * page, --store-pct of them stores. Everything outside the hot part is never
- * touched after placement: that is the cold set.
+ * touched after placement: that is the cold set. With --move-at the hot part
+ * moves to --move-to at that time, a phase change: how soon a promoter finds
+ * a new hot set after a quiet while.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -16,7 +19,7 @@
 #include "cmd/pghot/bench.h"
 
 struct micro {
-	size_t hot_first;		/* first hot page */
+	_Atomic size_t hot_first;	/* first hot page; --move-at changes it */
 	size_t hot_pages;
 	size_t region_pages;
 	size_t nr_regions;
@@ -28,6 +31,16 @@ struct micro_thread {
 	uint64_t rep;
 	uint64_t left;			/* accesses left in this repetition */
 };
+
+/* Pages [first, first + n) hot (every one equally likely: one random page
+ * per access) or cold (never touched). */
+static void mark_hot(struct bench_run *run, size_t first, size_t n, bool hot)
+{
+	for (size_t i = first; i < first + n; i++) {
+		run->class[i] = hot ? BENCH_HOT : BENCH_COLD;
+		run->weight[i] = hot ? 1.0 : 0.0;
+	}
+}
 
 static int micro_setup(struct bench_run *run)
 {
@@ -45,20 +58,26 @@ static int micro_setup(struct bench_run *run)
 	}
 	if (bench_area_alloc(run, o->size_bytes))
 		return -1;
-	m->hot_first = o->hot_offset_bytes / BENCH_PAGE;
+	atomic_init(&m->hot_first, o->hot_offset_bytes / BENCH_PAGE);
 	m->hot_pages = o->hot_bytes / BENCH_PAGE;
 	m->region_pages = o->region_bytes ? o->region_bytes / BENCH_PAGE : m->hot_pages;
 	if (m->region_pages > m->hot_pages || !m->region_pages)
 		m->region_pages = m->hot_pages;
 	m->nr_regions = (m->hot_pages + m->region_pages - 1) / m->region_pages;
 	m->batch = o->batch ? o->batch : m->region_pages;
-	/* every hot page is equally likely: one random page per access */
-	for (size_t i = 0; i < m->hot_pages; i++) {
-		run->class[m->hot_first + i] = BENCH_HOT;
-		run->weight[m->hot_first + i] = 1.0;
-	}
+	mark_hot(run, o->hot_offset_bytes / BENCH_PAGE, m->hot_pages, true);
 	run->wl_priv = m;
 	return 0;
+}
+
+static void micro_move(struct bench_run *run)
+{
+	struct micro *m = run->wl_priv;
+	size_t to = run->o->move_to_bytes / BENCH_PAGE;
+
+	mark_hot(run, atomic_load(&m->hot_first), m->hot_pages, false);
+	mark_hot(run, to, m->hot_pages, true);
+	atomic_store(&m->hot_first, to);
 }
 
 static void micro_work(struct bench_thread *t, uint64_t n)
@@ -77,9 +96,11 @@ static void micro_work(struct bench_thread *t, uint64_t n)
 		mt->left = m->batch;
 		t->priv = mt;
 	}
+	size_t hot_first = atomic_load_explicit(&m->hot_first, memory_order_relaxed);
+
 	for (uint64_t i = 0; i < n; i++) {
-		size_t first = m->hot_first + mt->region * m->region_pages;
-		size_t span = m->hot_first + m->hot_pages - first;
+		size_t first = hot_first + mt->region * m->region_pages;
+		size_t span = hot_first + m->hot_pages - first;
 		uint64_t r = bench_rand(&t->rng);
 		size_t page;
 		volatile uint64_t *w;
@@ -124,4 +145,5 @@ const struct bench_workload bench_micro = {
 	.setup = micro_setup,
 	.work = micro_work,
 	.teardown = micro_teardown,
+	.move = micro_move,
 };
