@@ -19,6 +19,9 @@
 #             spreads them (--scatter): the hot pages are scattered over the
 #             whole area (about 25,400 of the 32,768 pages hold a hot key,
 #             against 10,174 in key order).
+#   phase     promote's area whose hot part moves to offset 128 MiB at 30 s
+#             (a phase change after a quiet while); not in demo-all:
+#             tools/vm/pace-cost.sh measures the quiet pace with it.
 #
 # Cases: numab0 (numa_balancing=0), numab2 (numa_balancing=2 +
 # demotion_enabled), damon (kernel DAMOS migrate_hot on node 1's paddr ->
@@ -82,8 +85,11 @@ scenario_env() {
 	kv-scatter)
 		BENCH_ARGS="kv --keys 131072 --dist zipf --hot-mass 0.9 --node 1 --thp off --scatter"
 		;;
+	phase)	# not in demo-all: tools/vm/pace-cost.sh runs it
+		BENCH_ARGS="micro --size 256 --hot 32 --node 1 --thp off --move-at 30 --move-to 128"
+		;;
 	*)
-		echo "unknown scenario '$scenario' (known: $SCENARIOS)" >&2
+		echo "unknown scenario '$scenario' (known: $SCENARIOS phase)" >&2
 		return 1
 		;;
 	esac
@@ -94,6 +100,7 @@ scenario_env() {
 	[ "$case" = numab2 ] && DEMOTION=true
 	# kv-scatter is kv's workload laid out otherwise: the same pghotd config
 	PGHOTD_CONF=$ROOT/tools/vm/pghotd-${scenario%-scatter}.conf
+	[ "$scenario" = phase ] && PGHOTD_CONF=$ROOT/tools/vm/pghotd-promote.conf
 	[ "$case" = pghotd-damos ] && PGHOTD_CONF=$ROOT/tools/vm/pghotd-damos.conf
 
 	local v
