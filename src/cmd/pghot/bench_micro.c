@@ -87,6 +87,7 @@ static void micro_work(struct bench_thread *t, uint64_t n)
 	struct micro_thread *mt = t->priv;
 	char *area = t->run->area;
 	uint64_t sink = 0;
+	size_t hot_first;	/* read once a call: --move-at may change it */
 
 	if (!mt) {
 		mt = calloc(1, sizeof(*mt));
@@ -96,8 +97,7 @@ static void micro_work(struct bench_thread *t, uint64_t n)
 		mt->left = m->batch;
 		t->priv = mt;
 	}
-	size_t hot_first = atomic_load_explicit(&m->hot_first, memory_order_relaxed);
-
+	hot_first = atomic_load_explicit(&m->hot_first, memory_order_relaxed);
 	for (uint64_t i = 0; i < n; i++) {
 		size_t first = hot_first + mt->region * m->region_pages;
 		size_t span = hot_first + m->hot_pages - first;
