@@ -305,7 +305,8 @@ static void test_check(void **state)
 	sim_scenario_init(&sc);
 	sc.redis.keys = 1000000000;	/* 1.3 TB of keys on a 128 GiB machine */
 	assert_int_equal(sim_scenario_check(&sc, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "do not fit"));
+	assert_non_null(strstr(err, "does not fit the machine"));
+	assert_non_null(strstr(err, "node.N.mem"));
 	sim_scenario_init(&sc);
 	sc.redis.node = 1;		/* a node without CPUs */
 	assert_int_equal(sim_scenario_check(&sc, err, sizeof(err)), -EINVAL);

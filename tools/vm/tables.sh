@@ -77,7 +77,7 @@ def summary_figures: [
 	["t90 hot set on DRAM (s)", ["t90_s"], "time"],
 	["promoter CPU (s)", ["promoter_cpu_s"], "cpu"]];
 def counter_rows($sc; $g): [$sc.cases[] | .median[$g] // {} | keys[]] | unique |
-	map([.] as $n | ["\($g).\(.)", [$g] + $n, "int"]);
+	map([.] as $n | ["\($g).\(.)", [$g] + $n, (if endswith("_seconds_total") or endswith("_seconds") then "cpu" else "int" end)]);
 def main_counters: [["pgpromote_success", ["vmstat", "pgpromote_success"], "int"],
 	["pgmigrate_success", ["vmstat", "pgmigrate_success"], "int"],
 	["numa_hint_faults", ["vmstat", "numa_hint_faults"], "int"],
