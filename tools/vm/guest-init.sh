@@ -285,7 +285,7 @@ if [ -n "$CTL_SET" ] && [ -n "${DPID:-}" ]; then
 	( sleep 20; out=$(/bin/pghot ctl set $CTL_SET 2>&1); echo "case.ctl_set=$CTL_SET: rc=$? $out" | tr '\n' ' ' > /tmp/ctl.out ) &
 fi
 # stream the timeline to the console as it comes (the host sees progress)
-tail -f /tmp/bench.out 2>/dev/null | awk '/^bench.tl/ { print; fflush() }' &
+tail -f /tmp/bench.out 2>/dev/null | awk '/^bench.(tl|moved) / { print; fflush() }' &
 TPID=$!
 wait $BPID
 brc=$?
