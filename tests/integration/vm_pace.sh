@@ -51,5 +51,16 @@ printf 'no block here\n' > "$T/plain.md"
 	fail "--update of a file without the block succeeded" || ok "--update refuses a file without the block"
 [ "$(cat "$T/plain.md")" = "no block here" ] && ok "that file is unchanged" || fail "that file changed"
 
+# a kept copy of pace.tsv alone is read as it is, not rebuilt from no runs
+mkdir -p "$T/kept"
+cp "$T/pace.tsv" "$T/kept/pace.tsv"
+"$ROOT/tools/vm/pace-cost.sh" --table "$T/kept" > "$T/kept.out" 2>&1 &&
+	cmp -s "$T/pace.tsv" "$T/kept/pace.tsv" && grep -qF "| numab2 | never | never | 45.5% | - | - | - |" "$T/kept.out" &&
+	ok "a directory with only pace.tsv: its table, the file unchanged" ||
+	fail "kept pace.tsv: $(cat "$T/kept.out")"
+out=$("$ROOT/tools/vm/pace-cost.sh" --table "$T/none" 2>&1) && fail "--table of a directory without runs succeeded" ||
+	{ echo "$out" | grep -q "run tools/vm/pace-cost.sh without --table first" && ok "no runs: says to run it first" ||
+		fail "no runs: $out"; }
+
 [ $nfail = 0 ] || { echo "$nfail failed"; exit 1; }
 exit 0
