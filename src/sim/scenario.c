@@ -426,8 +426,8 @@ static const struct param *node_key(const char *key, int *ret_nid, const char **
 	return NULL;
 }
 
-/* @key of params[] or kv_params[], or NULL; @ret_slot: its index in both
- * tables, params[] first (struct seen). */
+/* @key of params[] or kv_params[], or NULL; @ret_slot (if not NULL): its
+ * index in both tables, params[] first (struct seen). */
 static const struct param *find(const char *key, size_t *ret_slot)
 {
 	size_t base = 0;
@@ -435,7 +435,8 @@ static const struct param *find(const char *key, size_t *ret_slot)
 	for (size_t t = 0; t < ARRAY_SIZE(tables); base += tables[t].n, t++)
 		for (size_t i = 0; i < tables[t].n; i++)
 			if (!strcmp(tables[t].p[i].key, key)) {
-				*ret_slot = base + i;
+				if (ret_slot)
+					*ret_slot = base + i;
 				return &tables[t].p[i];
 			}
 	return NULL;
@@ -540,7 +541,6 @@ int sim_scenario_get(const struct sim_scenario *sc, const char *key, char *buf, 
 {
 	const struct param *p;
 	const char *rest = NULL;
-	size_t slot;
 	int nid = 0;
 
 	p = node_key(key, &nid, &rest);
@@ -548,7 +548,7 @@ int sim_scenario_get(const struct sim_scenario *sc, const char *key, char *buf, 
 		get_value(p, &sc->node[nid], buf, len);
 		return 0;
 	}
-	p = find(key, &slot);
+	p = find(key, NULL);
 	if (!p)
 		return -ENOENT;
 	get_value(p, sc, buf, len);

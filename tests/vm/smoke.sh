@@ -8,9 +8,11 @@
 #           moved up (the goal is 2% for the median of three; single runs
 #           of 55d6dea moved 0.13-0.69% in its 3-run demo-all and 0.03-2.18%
 #           in four others, but one smoke run moved 11.6%: range promotion
-#           took 13 whole 2 MiB chunks that DAMON's first, mixed regions had
-#           covered, so this test can fail now and then; the bound catches a
-#           promoter that moves whole regions, 27-100% here)
+#           took 13 whole 2 MiB chunks next to the hot set, which the DAMON
+#           regions at its edge (its last pages and cold ones, 2-3 accesses
+#           of 20) had covered three times (docs/testbed.md, "Where pghotd
+#           misses its goals"), so this test can fail now and then; the
+#           bound catches a promoter that moves whole regions, 27-100% here)
 # Exit 77 (skip) only when the test bed cannot run here: no QEMU, or Debian's
 # kernel cannot be fetched. Everything runs inside the guest: this machine's
 # kernel knobs are never written.
