@@ -65,6 +65,34 @@ echo "$THP" > /sys/kernel/mm/transparent_hugepage/enabled
 echo 0 > /proc/sys/kernel/numa_balancing
 echo "$DEMOTION" > /sys/kernel/mm/numa/demotion_enabled
 say "case.thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+# Watermarks per node, in KiB: the sums over its zones with managed pages
+# of /proc/zoneinfo's min, low and high (in pages), for the goal "DRAM free
+# never below the low watermark". Read here, after the THP setting: turning
+# THP on or off makes khugepaged recompute min_free_kbytes, and with it every
+# zone's watermarks. zoneinfo's min/low/high include the zone's
+# watermark_boost (mm/vmstat.c prints min_wmark_pages() and the like,
+# _watermark[] + watermark_boost), so the boost, on its own line, is summed
+# too: 0 unless a fragmenting fallback had raised the watermarks. Busybox
+# has no getconf: the page size is then a mapping's KernelPageSize.
+PAGE_KB=$(getconf PAGESIZE 2>/dev/null | awk '{ print $1 / 1024 }')
+[ -n "$PAGE_KB" ] || PAGE_KB=$(awk '/^KernelPageSize:/ { print $2; exit }' /proc/self/smaps)
+awk -v pk="${PAGE_KB:-4}" '
+function zone_end() {
+	if (managed > 0) { has[node] = 1; wmin[node] += zmin; wlow[node] += zlow; whigh[node] += zhigh; wboost[node] += zboost }
+	zmin = zlow = zhigh = zboost = managed = 0
+}
+$1 == "Node" { zone_end(); node = $2 + 0; if (node > last) last = node; next }
+NF == 2 && $1 == "min" { zmin = $2 }
+NF == 2 && $1 == "low" { zlow = $2 }
+NF == 2 && $1 == "high" { zhigh = $2 }
+NF == 2 && $1 == "boost" { zboost = $2 }
+NF == 2 && $1 == "managed" { managed = $2 }
+END {
+	zone_end()
+	for (n = 0; n <= last; n++) if (n in has)
+		printf "topo.node%d_wmark_min_kb=%d\ntopo.node%d_wmark_low_kb=%d\ntopo.node%d_wmark_high_kb=%d\ntopo.node%d_wmark_boost_kb=%d\n",
+			n, wmin[n] * pk, n, wlow[n] * pk, n, whigh[n] * pk, n, wboost[n] * pk
+}' /proc/zoneinfo
 
 # Experiments on the guest's scheduling (diagnostics, off by default):
 # PIN_BENCH=N runs the workload on vCPU N and everything else (this shell
