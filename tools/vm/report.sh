@@ -20,9 +20,12 @@
 # cpu_kdamond_s (null: no such process), workload_sys_s, workload_user_s,
 # promoter_cpu_s (numab2: the workload's system time above numab0's median in
 # the same scenario; damon, pghotd: cpu_s), dram_free_min_mib,
+# dram_free_min_kb, dram_free_low_margin_kb (dram_free_min_kb minus node 0's
+# low watermark, topo.node0_wmark_low_kb; null in a run without that line),
 # filler_moved_down, hot_pages, cold_pages, filler_pages, ops_per_s,
 # lat_p50_ns, lat_p99_ns, wall_s. Medians and ranges are over the runs that
-# did not fail; a null t50/t90 counts as later than any time. awk parses the
+# did not fail; a null t50/t90 counts as later than any time, a null
+# dram_free_* figure is left out (no data). awk parses the
 # runs, jq (scripts/install-deps vm) adds medians and ranges;
 # docs/testbed.md describes every figure.
 set -euo pipefail
@@ -90,6 +93,8 @@ function flush(    o, cov, up, mean, i, dt) {
 		o = o ", \"cpu_s\": " num(cpu) ", \"cpu_kdamond_s\": " num(kcpu)
 		o = o ", \"workload_sys_s\": " num(res["sys_s"]) ", \"workload_user_s\": " num(res["user_s"])
 		o = o sprintf(", \"dram_free_min_mib\": %.1f", freemin)
+		o = o ", \"dram_free_min_kb\": " num(freekb)
+		o = o ", \"dram_free_low_margin_kb\": " (freekb == "" || wlow == "" ? "null" : freekb - wlow)
 		o = o ", \"filler_moved_down\": " (fill0 > fin["fill_n0"] ? fill0 - fin["fill_n0"] : 0)
 		o = o ", \"hot_pages\": " hot ", \"cold_pages\": " cold ", \"filler_pages\": " num(fill)
 		o = o ", \"hot_pages_dram\": " num(fin["hot_n0"]) ", \"cold_pages_dram\": " num(fin["cold_n0"])
@@ -121,7 +126,7 @@ FNR == 1 {
 			C = cl[i]
 	S = substr(f, 1, length(f) - length(C) - 1)
 	err = ""; hot = ""; cold = ""; fill = ""; cold0 = ""; fill0 = ""; t50 = ""; t90 = ""
-	cpu = ""; kcpu = ""; wall = ""; freemin = ""; ntl = 0; nb = ""; dem = ""; thp = ""
+	cpu = ""; kcpu = ""; wall = ""; freemin = ""; freekb = ""; wlow = ""; ntl = 0; nb = ""; dem = ""; thp = ""
 	bench = ""; kernel = ""; dlines = ""; plines = ""; pconf = ""
 	delete fin; delete res; delete ng
 }
@@ -136,6 +141,7 @@ ext == "fail" { err = err (err == "" ? "" : " ") $0; next }
 	if (t90 == "" && cov >= 0.9) t90 = a["t"]
 	fr = a["free_n0_kb"] / 1024
 	if (freemin == "" || fr < freemin) freemin = fr
+	if ("free_n0_kb" in a && (freekb == "" || a["free_n0_kb"] + 0 < freekb)) freekb = a["free_n0_kb"] + 0
 	ntl++; tlt[ntl] = a["t"] + 0; tls[ntl] = a["dram_share"] + 0
 	tl[ntl] = sprintf("[%s,%d,%d,%s]", a["t"] + 0, a["hot_n0"], a["cold_n0"], num(a["dram_share"]))
 	if ($1 == "bench.final") for (k in a) fin[k] = a[k]
@@ -148,6 +154,7 @@ ext == "fail" { err = err (err == "" ? "" : " ") $0; next }
 /^case\.numa_balancing=/ { nb = substr($0, 21); next }
 /^case\.demotion_enabled=/ { dem = substr($0, 23); next }
 /^case\.wall_s=/ { wall = substr($0, 13); next }
+/^topo\.node0_wmark_low_kb=[0-9]+$/ { wlow = substr($0, index($0, "=") + 1) + 0; next }
 /^case\.pghotd_conf_file=/ { pconf = substr($0, 23); next }
 /^cpu_ticks=/ { cpu = substr($0, 11) / 100; next }
 /^cpu_kdamond_ticks=/ { kcpu = substr($0, 19) / 100; next }
@@ -187,9 +194,14 @@ def lo: map(key) | min | unkey;
 def hi: map(key) | max | unkey;
 def figs: ["hot_coverage", "cold_promoted_fraction", "dram_access_share_mean",
 	"dram_access_share_end", "t50_s", "t90_s", "cpu_s", "cpu_kdamond_s", "workload_sys_s",
-	"workload_user_s", "promoter_cpu_s", "dram_free_min_mib", "filler_moved_down", "hot_pages",
-	"cold_pages", "filler_pages", "ops_per_s", "lat_p50_ns", "lat_p99_ns", "wall_s"];
-def stat(f): . as $ok | reduce figs[] as $k ({}; .[$k] = ($ok | map(.[$k]) | f)) +
+	"workload_user_s", "promoter_cpu_s", "dram_free_min_mib", "dram_free_min_kb",
+	"dram_free_low_margin_kb", "filler_moved_down", "hot_pages", "cold_pages", "filler_pages",
+	"ops_per_s", "lat_p50_ns", "lat_p99_ns", "wall_s"];
+# figures whose null means no data (a run without watermark lines), not
+# "never": left out of medians and ranges
+def nodata: ["dram_free_min_kb", "dram_free_low_margin_kb"];
+def stat(f): . as $ok | reduce figs[] as $k ({}; .[$k] = ($ok | map(.[$k]) |
+		if ($k | IN(nodata[])) then map(select(. != null)) else . end | f)) +
 	reduce ("vmstat", "pghotd", "damon") as $g ({};
 		.[$g] = ([$ok[] | .[$g] // {} | keys[]] | unique) as $names |
 			reduce $names[] as $n ({}; .[$n] = ($ok | map(.[$g][$n]) | map(select(. != null)) | f)));
