@@ -43,6 +43,7 @@ def fmt($k): if . == null then (if $k == "time" then "never" else "-" end)
 	elif $k == "time" then fixed(1)
 	elif $k == "cpu" then fixed(2)
 	elif $k == "mib" then fixed(0)
+	elif $k == "kib" then (. / 1024 | fixed(1))
 	else thou end;
 # cell: the median of a case, with the range when it ran more than once
 def cell($c; $path; $k): ($c.median | getpath($path)) as $m |
@@ -51,8 +52,27 @@ def cell($c; $path; $k): ($c.median | getpath($path)) as $m |
 	elif ($c.runs - $c.failed) > 1 and (($c.min | getpath($path)) != ($c.max | getpath($path))) then
 		"\($m | fmt($k)) (\($c.min | getpath($path) | fmt($k) | rtrimstr("%"))–\($c.max | getpath($path) | fmt($k) | rtrimstr("%")))"
 	else $m | fmt($k) end;
-# [label, path, kind] of the figures, in table order; $sc the scenario
-def figures($sc): [
+# pghotd'"'"'s goals: [scenario, goal, figure, kind, "le" or "ge", reference,
+# options]; a reference is a number or the cases whose best median it is
+# compared with; options (may be left out): judge "worst" judges the worst
+# run instead of the median (a goal that says "never"), unit is written after
+# a number reference
+def goal_defs: [
+	["promote", "t90 no later than numab2'"'"'s", "t90_s", "time", "le", ["numab2"]],
+	["promote", "cold pages moved up at most 2%", "cold_promoted_fraction", "pct2", "le", 0.02],
+	["promote", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]],
+	["pressure", "hot set on DRAM at least 95%", "hot_coverage", "pct1", "ge", 0.95],
+	["pressure", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]],
+	["pressure", "DRAM free never below the low watermark", "dram_free_low_margin_kb", "kib", "ge", 0,
+	 {judge: "worst", unit: "MiB above it"}],
+	["kv", "DRAM access share mean at least numab2'"'"'s", "dram_access_share_mean", "pct1", "ge", ["numab2"]],
+	["kv", "hot set on DRAM at the end at least 90%", "hot_coverage", "pct1", "ge", 0.90],
+	["kv", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]],
+	["kv-scatter", "DRAM access share mean at least the better of numab2 and kernel DAMON", "dram_access_share_mean", "pct1", "ge", ["numab2", "damon"]],
+	["kv-scatter", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]]];
+# [label, path, kind] of the figures, in table order; $sc the scenario,
+# $name its name (the low-watermark margin is shown where a goal judges it)
+def figures($name; $sc): [
 	["DRAM access share, mean over the run", ["dram_access_share_mean"], "pct1"],
 	["DRAM access share at the end", ["dram_access_share_end"], "pct1"],
 	["hot set on DRAM at the end", ["hot_coverage"], "pct1"],
@@ -63,6 +83,8 @@ def figures($sc): [
 	["  of which kdamond (s)", ["cpu_kdamond_s"], "cpu"],
 	["workload system time (s)", ["workload_sys_s"], "cpu"],
 	["DRAM free min (MiB)", ["dram_free_min_mib"], "mib"],
+	(if any(goal_defs[]; .[0] == $name and .[2] == "dram_free_low_margin_kb") then
+		["DRAM free min above the low watermark (MiB)", ["dram_free_low_margin_kb"], "kib"] else empty end),
 	(if ([$sc.cases[] | .median.filler_pages // 0] | max) > 0 then
 		["filler moved down (pages)", ["filler_moved_down"], "int"] else empty end),
 	["hot pages", ["hot_pages"], "int"],
@@ -96,22 +118,10 @@ def runs_note: [.scenarios[].cases[].runs] as $r | ($r | min) as $lo | ($r | max
 	if $hi > 1 then "median of \(if $lo == $hi then $hi else "\($lo) to \($hi)" end) runs (min–max)"
 	else "one run" end;
 def cases($sc): $sc.cases | keys_unsorted;
-# pghotd'"'"'s goals: [scenario, goal, figure, kind, "le" or "ge", reference]; a
-# reference is a number or the cases whose best median it is compared with
-def goal_defs: [
-	["promote", "t90 no later than numab2'"'"'s", "t90_s", "time", "le", ["numab2"]],
-	["promote", "cold pages moved up at most 2%", "cold_promoted_fraction", "pct2", "le", 0.02],
-	["promote", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]],
-	["pressure", "hot set on DRAM at least 95%", "hot_coverage", "pct1", "ge", 0.95],
-	["pressure", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]],
-	["kv", "DRAM access share mean at least numab2'"'"'s", "dram_access_share_mean", "pct1", "ge", ["numab2"]],
-	["kv", "hot set on DRAM at the end at least 90%", "hot_coverage", "pct1", "ge", 0.90],
-	["kv", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]],
-	["kv-scatter", "DRAM access share mean at least the better of numab2 and kernel DAMON", "dram_access_share_mean", "pct1", "ge", ["numab2", "damon"]],
-	["kv-scatter", "promoter CPU at most kernel DAMON'"'"'s", "promoter_cpu_s", "cpu", "le", ["damon"]]];
 # [reference value or null, its text, whether a reference case ran] of
 # goal $g in scenario $sc
-def goal_ref($sc; $g): if ($g[5] | type) == "number" then [$g[5], ($g[5] | fmt($g[3])), true]
+def goal_ref($sc; $g): if ($g[5] | type) == "number" then
+		[$g[5], ($g[5] | fmt($g[3])) + (if $g[6].unit then " " + $g[6].unit else "" end), true]
 	else [$g[5][] as $c | $sc.cases[$c] | select(. != null and .failed < .runs)] as $ran |
 		[$ran[] | .median[$g[2]] // null | select(. != null)] as $v |
 		(if ($v | length) == 0 then null elif $g[4] == "ge" then ($v | max) else ($v | min) end) as $r |
@@ -151,7 +161,7 @@ text() {	# RESULTS [SCENARIO...]
 	(.scenarios | to_entries[] | select(($want | length) == 0 or (.key as $k | $want | index([$k]))) |
 	 .key as $name | .value as $sc |
 	 "", "Scenario \($name): pghot bench \($sc.bench), THP \($sc.thp)",
-	 table($sc; figures($sc)),
+	 table($sc; figures($name; $sc)),
 	 "vmstat deltas over the run (kernel names):", table($sc; counter_rows($sc; "vmstat")),
 	 (if (counter_rows($sc; "damon") | length) > 0 then "kernel DAMON schemes (k0 migrate_hot, k1 migrate_cold):", table($sc; counter_rows($sc; "damon")) else empty end),
 	 (if (counter_rows($sc; "pghotd") | length) > 0 then "pghotd counters (Prometheus file at exit):", table($sc; counter_rows($sc; "pghotd")) else empty end),
@@ -179,16 +189,19 @@ block() {	# NAME RESULTS: one Markdown block
 		head,
 		(.scenarios | to_entries[] | .key as $n | .value as $sc |
 		 "", "`\($n)`: `pghot bench \($sc.bench)`, THP \($sc.thp)", "",
-		 mdtable($sc; figures($sc) + [main_counters[] | select(. as $r | [$sc.cases[] | .median | getpath($r[1])] | any(. != null))]))
+		 mdtable($sc; figures($n; $sc) + [main_counters[] | select(. as $r | [$sc.cases[] | .median | getpath($r[1])] | any(. != null))]))
 	elif $name == "goals" then
 		head, "",
 		(["scenario", "goal", "pghotd", "reference", "verdict"] | mdrow),
 		(["---", "---", "---:", "---:", "---"] | mdrow),
 		(. as $R | goal_defs[] as $g | $R.scenarios[$g[0]] as $sc |
 		 select($sc != null and $sc.cases.pghotd != null) |
-		 $sc.cases.pghotd.median[$g[2]] as $p | goal_ref($sc; $g) as $ref |
-		 [$g[0], $g[1], cell($sc.cases.pghotd; [$g[2]]; $g[3]), $ref[1],
-		  goal_verdict($p; $ref; $g; tl_step($sc))] | mdrow)
+		 $sc.cases.pghotd as $pc | ($g[6].judge == "worst") as $worst |
+		 (if $worst then (if $g[4] == "ge" then $pc.min else $pc.max end) else $pc.median end)[$g[2]] as $p |
+		 goal_ref($sc; $g) as $ref | goal_verdict($p; $ref; $g; tl_step($sc)) as $v |
+		 ($pc.runs - $pc.failed) as $ok |
+		 [$g[0], $g[1], cell($pc; [$g[2]]; $g[3]), $ref[1],
+		  $v + (if $worst and $ok > 1 and ($v == "met" or $v == "not met") then " (worst of \($ok) runs)" else "" end)] | mdrow)
 	elif $name == "config" then
 		head, "",
 		(.scenarios | to_entries[] | .key as $n | .value as $sc |
