@@ -3,8 +3,9 @@
 # turns .res/.fail files into results.json with the right medians, ranges,
 # DRAM access share means and numab2's promoter CPU; tools/vm/tables.sh
 # prints them and rewrites only the generated blocks of a Markdown file, and
-# refuses a block without its end line, changing nothing; tools/vm/plots.sh
-# draws a PNG when gnuplot is there.
+# refuses a block without its end line, changing nothing; DRAM free against
+# node 0's low watermark is measured per run and judged by the pressure goal;
+# tools/vm/plots.sh draws a PNG when gnuplot is there.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 command -v jq >/dev/null || { echo "jq missing (scripts/install-deps vm)"; exit 77; }
@@ -12,19 +13,23 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 nfail=0
 fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 ok() { echo "ok: $*"; }
-check() {	# WHAT JQ-EXPR WANT
+check() {	# WHAT JQ-EXPR WANT (of $R, default $T/results.json)
 	local got
-	got=$(jq -c "$2" "$T/results.json" 2>&1)
+	got=$(jq -c "$2" "${R:-$T/results.json}" 2>&1)
 	[ "$got" = "$3" ] && ok "$1: $got" || fail "$1: got $got, want $3"
 }
 
 # run SCENARIO CASE REPEAT HOT_AT_END SHARES SYS [EXTRA...]: a .res of 4 hot
 # and 4 cold pages whose timeline (t = 0, 1, 2, ...) has the DRAM access
-# shares SHARES (comma-separated) and HOT_AT_END hot pages on DRAM at the end
+# shares SHARES (comma-separated) and HOT_AT_END hot pages on DRAM at the
+# end, in $D (default $T); FREE (comma-separated, one a point) sets the
+# timeline's free_n0_kb, bench.final has the last one
 run() {
-	local s=$1 c=$2 r=$3 h=$4 shares=$5 sys=$6 f t=0 x
+	local s=$1 c=$2 r=$3 h=$4 shares=$5 sys=$6 f t=0 x fend=4096 free=${FREE:-}
+	local -a fr=(${free//,/ })
 	shift 6
-	f=$T/$s-$c.r$r.res
+	[ ${#fr[@]} -gt 0 ] && fend=${fr[${#fr[@]} - 1]}
+	f=${D:-$T}/$s-$c.r$r.res
 	{
 		echo "case.scenario=$s"
 		echo "case.case=$c"
@@ -37,10 +42,10 @@ run() {
 		echo "bench.ready pid=1 workload=micro hot_pages=4 cold_pages=4 filler_pages=0"
 		for x in ${shares//,/ }; do
 			[ $t -gt 0 ] && last=final || last=tl
-			echo "bench.tl t=$t.000 ops=0 hot_n0=$((t < h ? t : h)) cold_n0=1 fill_n0=0 free_n0_kb=$((1024 + t * 1024)) dram_share=$x"
+			echo "bench.tl t=$t.000 ops=0 hot_n0=$((t < h ? t : h)) cold_n0=1 fill_n0=0 free_n0_kb=${fr[t]:-$((1024 + t * 1024))} dram_share=$x"
 			t=$((t + 1))
 		done
-		echo "bench.final t=$((t - 1)).000 ops=0 hot_n0=$h cold_n0=2 fill_n0=0 free_n0_kb=4096 dram_share=$x"
+		echo "bench.final t=$((t - 1)).000 ops=0 hot_n0=$h cold_n0=2 fill_n0=0 free_n0_kb=$fend dram_share=$x"
 		echo "bench.result workload=micro ops=100 secs=2.000 ops_per_s=50 lat_p50_ns=100 lat_p99_ns=200 user_s=1.00 sys_s=$sys"
 		echo "vmstat.pgmigrate_success=$((r * 10))"
 		for x in "$@"; do echo "$x"; done
@@ -144,6 +149,52 @@ elif ! cmp -s "$T/bad.md" "$T/bad.before"; then
 else
 	ok "--update refuses a block without an end line: $(cat "$T/err")"
 fi
+
+# DRAM free against node 0's low watermark (pressure): per run the lowest
+# free_n0_kb of the timeline and bench.final (not bench.placed's 2048, taken
+# before the start), and that minus topo.node0_wmark_low_kb; a run without
+# the watermark lines (an older guest) has no margin, and is no 0
+P=$T/wm; mkdir -p "$P"
+WM="topo.node0_wmark_min_kb=1600 topo.node0_wmark_low_kb=2000 topo.node0_wmark_high_kb=2400 topo.node0_wmark_boost_kb=0"
+D=$P FREE=3000,1500,2500 run pressure pghotd 1 4 0,1,1 0.10 $WM
+D=$P FREE=4000,3000,3500 run pressure pghotd 2 4 0,1,1 0.10 $WM
+D=$P FREE=5000,4500,6000 run pressure pghotd 3 4 0,1,1 0.10 $WM
+D=$P FREE=9000,8000,9000 run pressure numab0 1 0 0,0,0 0.10
+wmgoal() {	# WANT-ROW-AFTER-THE-GOAL: the pressure goal's row of the goals block
+	local row="| pressure | DRAM free never below the low watermark | $1 |"
+	"$ROOT/tools/vm/tables.sh" --block goals "$P/results.json" > "$P/goals" 2>&1
+	grep -qxF "$row" "$P/goals" && ok "goals: $row" ||
+		fail "goals: want '$row', got: $(grep 'low watermark' "$P/goals" || cat "$P/goals")"
+}
+"$ROOT/tools/vm/report.sh" "$P" 2>"$T/err" || fail "report.sh (watermarks) failed: $(cat "$T/err")"
+export R=$P/results.json
+check "free min and low-watermark margin per run" '[.scenarios.pressure.cases.pghotd.repeats[] | [.dram_free_min_kb, .dram_free_low_margin_kb]]' '[[1500,-500],[3000,1000],[4500,2500]]'
+check "margin: median and range" '.scenarios.pressure.cases.pghotd | [.median.dram_free_low_margin_kb, .min.dram_free_low_margin_kb, .max.dram_free_low_margin_kb, .median.dram_free_min_kb]' '[1000,-500,2500,3000]'
+check "no watermark lines: no margin (null, not 0)" '.scenarios.pressure.cases.numab0 | [.repeats[0].dram_free_min_kb, .repeats[0].dram_free_low_margin_kb, .median.dram_free_low_margin_kb, .min.dram_free_low_margin_kb]' '[8000,null,null,null]'
+# "never" is judged on the worst run: the median is above, one run below
+wmgoal "1.0 (-0.5–2.4) | 0.0 MiB above it | not met (worst of 3 runs)"
+"$ROOT/tools/vm/tables.sh" --block details "$P/results.json" > "$P/details" 2>&1
+grep -qxF '| DRAM free min above the low watermark (MiB) | - | 1.0 (-0.5–2.4) |' "$P/details" &&
+	ok "details: the margin in pressure's table" ||
+	fail "details: $(grep -i 'watermark' "$P/details" || echo no margin row)"
+grep -q 'low watermark' "$T/details" && fail "details: the margin outside pressure's table" ||
+	ok "details: no margin row where no goal judges it"
+# at the watermark is not below it
+D=$P FREE=2500,2000,2100 run pressure pghotd 1 4 0,1,1 0.10 $WM
+"$ROOT/tools/vm/report.sh" "$P" 2>"$T/err" || fail "report.sh (watermarks) failed: $(cat "$T/err")"
+wmgoal "1.0 (0.0–2.4) | 0.0 MiB above it | met (worst of 3 runs)"
+# a run without the lines is left out of the median, not counted as 0 or as
+# "never" (which would sort it above every margin)
+D=$P FREE=3000,1500,2500 run pressure pghotd 1 4 0,1,1 0.10 $WM
+D=$P FREE=5000,4500,6000 run pressure pghotd 3 4 0,1,1 0.10
+"$ROOT/tools/vm/report.sh" "$P" 2>"$T/err" || fail "report.sh (watermarks) failed: $(cat "$T/err")"
+check "a run without watermark lines is left out of the margin's median" '.scenarios.pressure.cases.pghotd | [.median.dram_free_low_margin_kb, .min.dram_free_low_margin_kb, .max.dram_free_low_margin_kb, .median.dram_free_min_kb]' '[250,-500,1000,3000]'
+# no run with the lines: no data, not met and not passed
+for r in 1 2; do D=$P FREE=4000,3000,3500 run pressure pghotd $r 4 0,1,1 0.10; done
+"$ROOT/tools/vm/report.sh" "$P" 2>"$T/err" || fail "report.sh (watermarks) failed: $(cat "$T/err")"
+check "no watermark lines in any run: no margin" '.scenarios.pressure.cases.pghotd | [.median.dram_free_low_margin_kb, .median.dram_free_min_kb]' '[null,3000]'
+wmgoal "- | 0.0 MiB above it | no pghotd figure"
+unset R
 
 # without names: every scenario found, in the test bed's order
 "$ROOT/tools/vm/report.sh" "$T" 2>"$T/err" || fail "report.sh without names failed: $(cat "$T/err")"
