@@ -153,7 +153,7 @@ fi
 # DRAM free against node 0's low watermark (pressure): per run the lowest
 # free_n0_kb of the timeline and bench.final (not bench.placed's 2048, taken
 # before the start), and that minus topo.node0_wmark_low_kb; a run without
-# the watermark lines (an older guest) has no margin, and is no 0
+# the watermark lines (an older guest) has no margin: null, not 0
 P=$T/wm; mkdir -p "$P"
 WM="topo.node0_wmark_min_kb=1600 topo.node0_wmark_low_kb=2000 topo.node0_wmark_high_kb=2400 topo.node0_wmark_boost_kb=0"
 D=$P FREE=3000,1500,2500 run pressure pghotd 1 4 0,1,1 0.10 $WM
@@ -167,7 +167,7 @@ wmgoal() {	# WANT-ROW-AFTER-THE-GOAL: the pressure goal's row of the goals block
 		fail "goals: want '$row', got: $(grep 'low watermark' "$P/goals" || cat "$P/goals")"
 }
 "$ROOT/tools/vm/report.sh" "$P" 2>"$T/err" || fail "report.sh (watermarks) failed: $(cat "$T/err")"
-export R=$P/results.json
+R=$P/results.json
 check "free min and low-watermark margin per run" '[.scenarios.pressure.cases.pghotd.repeats[] | [.dram_free_min_kb, .dram_free_low_margin_kb]]' '[[1500,-500],[3000,1000],[4500,2500]]'
 check "margin: median and range" '.scenarios.pressure.cases.pghotd | [.median.dram_free_low_margin_kb, .min.dram_free_low_margin_kb, .max.dram_free_low_margin_kb, .median.dram_free_min_kb]' '[1000,-500,2500,3000]'
 check "no watermark lines: no margin (null, not 0)" '.scenarios.pressure.cases.numab0 | [.repeats[0].dram_free_min_kb, .repeats[0].dram_free_low_margin_kb, .median.dram_free_low_margin_kb, .min.dram_free_low_margin_kb]' '[8000,null,null,null]'
