@@ -321,6 +321,34 @@ static void param_range(const struct param *p, char *buf, size_t len)
 	}
 }
 
+/*
+ * The message for @v, a bad value of the number @p: the one place that
+ * words it for every number key. "KEY = 'V' is out of range: give a number
+ * ... in 50..1000 ms; the nearest accepted value is 1000" for a number
+ * outside the range (a negative one too), else "... is not a number: ...".
+ */
+static int bad_number(const struct param *p, const char *key, const char *v, char *errbuf,
+		      size_t errlen)
+{
+	char list[256], nearest[64] = "";
+	bool neg = v[0] == '-';
+	double x;
+
+	param_range(p, list, sizeof(list));
+	if (!parse_num(v + neg, p->type == P_BYTES, &x)) {
+		if (neg)
+			x = -x;
+		if (p->min != p->max)
+			snprintf(nearest, sizeof(nearest), "; the nearest accepted value is %.15g",
+				 x < p->min ? p->min : p->max);
+	}
+	return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s' is %s: give a number%s in %s%s%s%s",
+			   key, v, nearest[0] ? "out of range" : "not a number",
+			   p->type == P_BYTES ? " of bytes (K, M, G, T: powers of 1024)" :
+			   p->type == P_U64 ? " (k, M, G: powers of 1000)" : "",
+			   list, *p->unit ? " " : "", p->unit, nearest);
+}
+
 static int set_value(const struct param *p, void *base, const char *key, const char *v,
 		     char *errbuf, size_t errlen)
 {
@@ -351,13 +379,8 @@ static int set_value(const struct param *p, void *base, const char *key, const c
 	default:
 		break;
 	}
-	if (parse_num(v, p->type == P_BYTES, &x) || x < p->min || x > p->max) {
-		param_range(p, list, sizeof(list));
-		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give a number%s in %s%s%s", key, v,
-			    p->type == P_BYTES ? " of bytes (K, M, G, T: powers of 1024)" :
-			    p->type == P_U64 ? " (k, M, G: powers of 1000)" : "",
-			    list, *p->unit ? " " : "", p->unit);
-	}
+	if (parse_num(v, p->type == P_BYTES, &x) || x < p->min || x > p->max)
+		return bad_number(p, key, v, errbuf, errlen);
 	if (p->type == P_DBL) {
 		*(double *)field = x;
 		return 0;

@@ -150,7 +150,7 @@ for kv in "promote_rate_limit_MBps abc" "freq_threshold 9" "sleep_ms -5"; do
 	[ $rc = 1 ] || fail "ctl set $kv: exit $rc, want 1 (a value refused)"
 done
 out=$(ctl set sleep_ms -5 2>&1)
-[ "$out" = "pghot ctl: error: key 'sleep_ms': '-5' is out of range: give 50 to 1000" ] || fail "ctl set sleep_ms -5: '$out'"
+[ "$out" = "pghot ctl: error: key 'sleep_ms': '-5' is out of range: give 50 to 1000 ms; the nearest accepted value is 50" ] || fail "ctl set sleep_ms -5: '$out'"
 [ "$(ctl get)" = "$before" ] || fail "refused ctl set changed the config: $(diff <(echo "$before") <(ctl get))"
 stop
 ok "ctl set: bad names and values change nothing"
@@ -158,7 +158,7 @@ ok "ctl set: bad names and values change nothing"
 # --pid 0 is a usage error with a message, not a silent exit.
 out=$("$PGHOTD" --pid 0 2>&1); rc=$?
 [ $rc = 2 ] || fail "--pid 0: exit $rc"
-[ "$out" = "pghotd: error: --pid: '0' is out of range: give 1 to 4194304" ] || fail "--pid 0: '$out'"
+[ "$out" = "pghotd: error: --pid: '0' is out of range: give 1 to 4194304; the nearest accepted value is 1" ] || fail "--pid 0: '$out'"
 ok "--pid 0: usage error with a reason"
 
 # a bad option argument is a usage error (2), whichever option it is
@@ -170,7 +170,7 @@ out=$("$PGHOTD" --migrator bogus 2>&1)
 [ "$out" = "pghotd: error: --migrator: 'bogus' is not allowed: give move_pages, dry-run or fake:NODE (NODE 0 to 1023)" ] ||
 	fail "--migrator bogus: '$out'"
 out=$("$PGHOTD" --pid -5 2>&1)
-[ "$out" = "pghotd: error: --pid: '-5' is out of range: give 1 to 4194304" ] || fail "--pid -5: '$out'"
+[ "$out" = "pghotd: error: --pid: '-5' is out of range: give 1 to 4194304; the nearest accepted value is 1" ] || fail "--pid -5: '$out'"
 ok "pghotd: bad option arguments are usage errors"
 
 # ctl set / reload naming a pid or cgroup that does not exist is refused as

@@ -49,5 +49,5 @@ ok "pghot --version: $v"
 
 # --once-ms 0 is refused (it would mean "never stop")
 out=$("$PGHOTD" --once-ms 0 2>&1) && fail "--once-ms 0 accepted"
-echo "$out" | grep -qxF "pghotd: error: --once-ms: '0' is out of range: give 1 or more" || fail "--once-ms 0: $out"
+echo "$out" | grep -qxF "pghotd: error: --once-ms: '0' is out of range: give 1 or more; the nearest accepted value is 1" || fail "--once-ms 0: $out"
 ok "--once-ms 0 is refused"

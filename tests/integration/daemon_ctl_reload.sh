@@ -17,7 +17,12 @@ ctl get | grep -qx "targets.pids 4242" || fail "get all"
 ctl set freq_threshold 3 || fail "set"
 [ "$(ctl get freq_threshold)" = 3 ] || fail "set did not apply"
 out=$(ctl set freq_threshold 4 2>&1) && fail "out of range accepted"
-[ "$out" = "pghot ctl: error: key 'freq_threshold': '4' is out of range: give 1 to 3 (1 to 7 with mode = precise)" ] || fail "range msg: $out"
+[ "$out" = "pghot ctl: error: key 'freq_threshold': '4' is out of range: give 1 to 3 (1 to 7 with mode = precise); the nearest accepted value is 3" ] || fail "range msg: $out"
+# a value out of range names the key's unit and the nearest accepted value
+out=$(ctl set rescan_ms 50 2>&1) && fail "rescan_ms 50 accepted"
+[ "$out" = "pghot ctl: error: key 'rescan_ms': '50' is out of range: give 100 to 3600000 ms; the nearest accepted value is 100" ] || fail "rescan_ms msg: $out"
+out=$(ctl set sleep_ms 5000 2>&1) && fail "sleep_ms 5000 accepted"
+[ "$out" = "pghot ctl: error: key 'sleep_ms': '5000' is out of range: give 50 to 1000 ms; the nearest accepted value is 1000" ] || fail "sleep_ms msg: $out"
 out=$(ctl set mode precise 2>&1) && fail "mode accepted"
 [ "$out" = "pghot ctl: error: key 'mode' cannot be changed at run time: edit the config file and restart pghotd" ] || fail "mode msg: $out"
 out=$(ctl set nope 1 2>&1) && fail "unknown key accepted"
@@ -50,12 +55,12 @@ ok "SIGHUP reload"
 # a bad file: old config kept, reason logged
 config "[engine]" "enabled_sources = feed" "freq_threshold = 11" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
 kill -HUP "$DPID"
-wait_log "reload failed, keeping the old config: $T/pghot.conf:3: key 'freq_threshold': '11' is out of range: give 1 to 3 (1 to 7 with mode = precise)"
+wait_log "reload failed, keeping the old config: $T/pghot.conf:3: key 'freq_threshold': '11' is out of range: give 1 to 3 (1 to 7 with mode = precise); the nearest accepted value is 3"
 [ "$(ctl get freq_threshold)" = 1 ] || fail "bad reload changed the config"
 kill -0 "$DPID" || fail "bad reload killed pghotd"
 # pghot ctl reload tells the reason too
 out=$(ctl reload 2>&1) && fail "ctl reload of a bad file succeeded"
-[ "$out" = "pghot ctl: error: reload failed, old config kept: $T/pghot.conf:3: key 'freq_threshold': '11' is out of range: give 1 to 3 (1 to 7 with mode = precise)" ] ||
+[ "$out" = "pghot ctl: error: reload failed, old config kept: $T/pghot.conf:3: key 'freq_threshold': '11' is out of range: give 1 to 3 (1 to 7 with mode = precise); the nearest accepted value is 3" ] ||
 	fail "ctl reload of a bad file: $out"
 ok "bad reload keeps the old config"
 

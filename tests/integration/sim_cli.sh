@@ -123,7 +123,7 @@ bad "^pghot sim: error: --plot: cannot create '/proc/nope': .*: give a directory
 bad "^pghot sim: error: --json: cannot create '$T/no/such.json': .*: give a file" --scenario redis-memtier --json "$T/no/such.json"
 bad "^pghot sim: error: unknown option or parameter '--numab.nope'" --scenario redis-memtier --numab.nope 1
 bad "did you mean '--numab.threshold'\\?" --scenario redis-memtier --numab.treshold 1
-bad "numab.scan_size_mb = '0': give a number" --scenario redis-memtier --numab.scan_size_mb 0
+bad "numab.scan_size_mb = '0' is out of range: give a number" --scenario redis-memtier --numab.scan_size_mb 0
 bad "scale = '2'" --scenario redis-memtier --scale 2
 bad "unknown policy 'numab3'" --scenario redis-memtier --policies numab0,numab3
 bad "the period is a number" --scenario redis-memtier --policies pghot-hwhint:x

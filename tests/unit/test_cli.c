@@ -71,7 +71,7 @@ static void test_near(void **state)
 
 static void test_numbers(void **state)
 {
-	char err[128];
+	char err[256];
 	uint64_t v = 7;
 	double d = 0;
 
@@ -91,14 +91,31 @@ static void test_numbers(void **state)
 	assert_int_equal(cli_parse_u64("18446744073709551616", &v), -ERANGE);
 
 	assert_int_equal(cli_u64("--once-ms", "0", 1, UINT64_MAX, &v, err, sizeof(err)), -ERANGE);
-	assert_string_equal(err, "--once-ms: '0' is out of range: give 1 or more");
+	assert_string_equal(err, "--once-ms: '0' is out of range: give 1 or more; the nearest accepted value is 1");
 	assert_int_equal(cli_u64("key 'sleep_ms'", "two", 50, 1000, &v, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "key 'sleep_ms': 'two' is not a number: give 50 to 1000");
 	assert_int_equal(cli_u64("key 'sleep_ms'", "-5", 0, 1048576, &v, err, sizeof(err)), -ERANGE);
-	assert_string_equal(err, "key 'sleep_ms': '-5' is out of range: give 0 to 1048576");
+	assert_string_equal(err, "key 'sleep_ms': '-5' is out of range: give 0 to 1048576; the nearest accepted value is 0");
 	assert_int_equal(cli_u64("--size", "99999999999999999999", 1, 1048576, &v, err, sizeof(err)),
 			 -ERANGE);
-	assert_string_equal(err, "--size: '99999999999999999999' is out of range: give 1 to 1048576");
+	assert_string_equal(err, "--size: '99999999999999999999' is out of range: give 1 to 1048576; the nearest accepted value is 1048576");
+	/* no bound above: nothing nearer to offer than "1 or more" */
+	assert_int_equal(cli_u64("--once-ms", "99999999999999999999", 1, UINT64_MAX, &v, err,
+				 sizeof(err)), -ERANGE);
+	assert_string_equal(err, "--once-ms: '99999999999999999999' is out of range: give 1 or more");
+	/* the one formatter, with a unit and a note */
+	assert_int_equal(cli_bad_u64("key 'sleep_ms'", "5000", 50, 1000, "ms", NULL, err, sizeof(err)),
+			 -ERANGE);
+	assert_string_equal(err, "key 'sleep_ms': '5000' is out of range: give 50 to 1000 ms; the nearest accepted value is 1000");
+	assert_int_equal(cli_bad_u64("key 'low_wmark_pct'", "0", 1, 99, "%", NULL, err, sizeof(err)),
+			 -ERANGE);
+	assert_string_equal(err, "key 'low_wmark_pct': '0' is out of range: give 1 to 99%; the nearest accepted value is 1");
+	assert_int_equal(cli_bad_u64("key 'freq_threshold'", "9", 1, 3, "",
+				     " (1 to 7 with mode = precise)", err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "key 'freq_threshold': '9' is out of range: give 1 to 3 (1 to 7 with mode = precise); the nearest accepted value is 3");
+	assert_int_equal(cli_bad_u64("key 'sleep_ms'", "x", 50, 1000, "ms", NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "key 'sleep_ms': 'x' is not a number: give 50 to 1000 ms");
 	v = 7;
 	assert_int_equal(cli_u64("--x", "5", 5, 5, &v, err, sizeof(err)), 0);
 	assert_int_equal(v, 5);

@@ -138,13 +138,13 @@ struct bad {
 
 static const struct bad bads[] = {
 	{ "[engine]\nfreq_threshold = 9\n",
-	  "t.conf:2: key 'freq_threshold': '9' is out of range: give 1 to 3 (1 to 7 with mode = precise)" },
+	  "t.conf:2: key 'freq_threshold': '9' is out of range: give 1 to 3 (1 to 7 with mode = precise); the nearest accepted value is 3" },
 	{ "[engine]\nmode = precise\nfreq_threshold = 9\n",
-	  "t.conf:3: key 'freq_threshold': '9' is out of range: give 1 to 7" },
+	  "t.conf:3: key 'freq_threshold': '9' is out of range: give 1 to 7; the nearest accepted value is 7" },
 	{ "[engine]\nfreq_threshold = 0\n",
-	  "t.conf:2: key 'freq_threshold': '0' is out of range: give 1 to 3 (1 to 7 with mode = precise)" },
+	  "t.conf:2: key 'freq_threshold': '0' is out of range: give 1 to 3 (1 to 7 with mode = precise); the nearest accepted value is 1" },
 	{ "[engine]\nfreq_threshold = two\n",
-	  "t.conf:2: key 'freq_threshold': 'two' is not a number: give 1 to 3" },
+	  "t.conf:2: key 'freq_threshold': 'two' is not a number: give 1 to 3 (1 to 7 with mode = precise)" },
 	{ "[engine]\nmode = fast\n",
 	  "t.conf:2: key 'mode': 'fast' is not allowed (give default or precise)" },
 	{ "[engine]\nenabled_sources = damon,ibs\n",
@@ -155,19 +155,19 @@ static const struct bad bads[] = {
 	{ "[engine]\nmode = default\nenabled_sources = feed damon,feed\n",
 	  "t.conf:3: key 'enabled_sources': source 'feed' is named twice: name each source once" },
 	{ "[engine]\nsleep_ms = 10\n",
-	  "t.conf:2: key 'sleep_ms': '10' is out of range: give 50 to 1000" },
+	  "t.conf:2: key 'sleep_ms': '10' is out of range: give 50 to 1000 ms; the nearest accepted value is 50" },
 	{ "[engine]\nbatch_nr = 2000\n",
-	  "t.conf:2: key 'batch_nr': '2000' is out of range: give 64 to 1024" },
+	  "t.conf:2: key 'batch_nr': '2000' is out of range: give 64 to 1024 pages; the nearest accepted value is 1024" },
 	{ "[engine]\npromote_window_ms = 10\n",
-	  "t.conf:2: key 'promote_window_ms': '10' is out of range: give 1000 to 3968 (1000 to 16383 with mode = precise)" },
+	  "t.conf:2: key 'promote_window_ms': '10' is out of range: give 1000 to 3968 ms (1000 to 16383 with mode = precise); the nearest accepted value is 1000" },
 	{ "[engine]\ntarget_nid = 5000\n",
-	  "t.conf:2: key 'target_nid': '5000' is out of range: give 0 to 1023" },
+	  "t.conf:2: key 'target_nid': '5000' is out of range: give 0 to 1023; the nearest accepted value is 1023" },
 	{ "[engine]\ntarget_nid = 4294967295\n",
-	  "t.conf:2: key 'target_nid': '4294967295' is out of range: give 0 to 1023" },
+	  "t.conf:2: key 'target_nid': '4294967295' is out of range: give 0 to 1023; the nearest accepted value is 1023" },
 	{ "[engine]\ntarget_nid = 2147483648\n",
-	  "t.conf:2: key 'target_nid': '2147483648' is out of range: give 0 to 1023" },
+	  "t.conf:2: key 'target_nid': '2147483648' is out of range: give 0 to 1023; the nearest accepted value is 1023" },
 	{ "[engine]\npromote_rate_limit_MBps = 99999999\n",
-	  "t.conf:2: key 'promote_rate_limit_MBps': '99999999' is out of range: give 0 to 1048576" },
+	  "t.conf:2: key 'promote_rate_limit_MBps': '99999999' is out of range: give 0 to 1048576 MB/s; the nearest accepted value is 1048576" },
 	{ "[engine]\nlower_tier_nodes = 1,x\n",
 	  "t.conf:2: key 'lower_tier_nodes': '1,x' is not a node list: give nodes as 1, 1,2 or 1-3 (0 to 1023)" },
 	{ "[engine]\nlower_tier_nodes = 1,,2\n",
@@ -189,29 +189,29 @@ static const struct bad bads[] = {
 	{ "[targets]\ncomm = averyveryverylongname\n",
 	  "t.conf:2: key 'comm': 'averyveryverylongname' is longer than 15 characters: give the name as /proc/PID/comm shows it (the kernel keeps 15)" },
 	{ "[targets]\nmin_rss_mb = -1\n",
-	  "t.conf:2: key 'min_rss_mb': '-1' is out of range: give 0 to 1073741824" },
+	  "t.conf:2: key 'min_rss_mb': '-1' is out of range: give 0 to 1073741824 MiB; the nearest accepted value is 0" },
 	{ "[targets]\npids = -5\n", "t.conf:2: key 'pids': '-5' is out of range: give process ids, 1 to 4194304" },
-	{ "[targets]\nrescan_ms = 10\n", "t.conf:2: key 'rescan_ms': '10' is out of range: give 100 to 3600000" },
-	{ "[damon]\nsample_us = 1\n", "t.conf:2: key 'sample_us': '1' is out of range: give 100 to 10000000" },
-	{ "[damon]\naggr_us = 0\n", "t.conf:2: key 'aggr_us': '0' is out of range: give 1000 to 100000000" },
-	{ "[damon]\nmin_nr_regions = 1\n", "t.conf:2: key 'min_nr_regions': '1' is out of range: give 3 to 100000" },
-	{ "[damon]\nmax_nr_regions = 1000000\n", "t.conf:2: key 'max_nr_regions': '1000000' is out of range: give 3 to 100000" },
+	{ "[targets]\nrescan_ms = 10\n", "t.conf:2: key 'rescan_ms': '10' is out of range: give 100 to 3600000 ms; the nearest accepted value is 100" },
+	{ "[damon]\nsample_us = 1\n", "t.conf:2: key 'sample_us': '1' is out of range: give 100 to 10000000 us; the nearest accepted value is 100" },
+	{ "[damon]\naggr_us = 0\n", "t.conf:2: key 'aggr_us': '0' is out of range: give 1000 to 100000000 us; the nearest accepted value is 1000" },
+	{ "[damon]\nmin_nr_regions = 1\n", "t.conf:2: key 'min_nr_regions': '1' is out of range: give 3 to 100000 regions; the nearest accepted value is 3" },
+	{ "[damon]\nmax_nr_regions = 1000000\n", "t.conf:2: key 'max_nr_regions': '1000000' is out of range: give 3 to 100000 regions; the nearest accepted value is 100000" },
 	{ "[damon]\nmin_nr_regions = 50\nmax_nr_regions = 20\n",
 	  "t.conf:3: key 'max_nr_regions': '20' is below min_nr_regions (50)" },
 	{ "[damon]\nsample_us = 50000\naggr_us = 20000\n",
 	  "t.conf:3: key 'aggr_us': '20000' is below sample_us (50000)" },
-	{ "[damon]\nhot_min_accesses = 0\n", "t.conf:2: key 'hot_min_accesses': '0' is out of range: give 1 to 1000" },
+	{ "[damon]\nhot_min_accesses = 0\n", "t.conf:2: key 'hot_min_accesses': '0' is out of range: give 1 to 1000 samples; the nearest accepted value is 1" },
 	{ "[engine]\nenabled_sources = feed\n",
 	  "t.conf: source 'feed' is enabled but [feed] path is empty: set path = FILE, FIFO or socket" },
 	{ "[demotion]\nenabled = maybe\n",
 	  "t.conf:2: key 'enabled': 'maybe' is not allowed: give true or false (or yes/no, on/off, 1/0, in any case)" },
 	/* a value is quoted as written */
 	{ "[engine]\nfreq_threshold = 010\n",
-	  "t.conf:2: key 'freq_threshold': '010' is out of range: give 1 to 3 (1 to 7 with mode = precise)" },
+	  "t.conf:2: key 'freq_threshold': '010' is out of range: give 1 to 3 (1 to 7 with mode = precise); the nearest accepted value is 3" },
 	{ "[engine]\nfreq_threshold = 0x0a\n",
-	  "t.conf:2: key 'freq_threshold': '0x0a' is out of range: give 1 to 3 (1 to 7 with mode = precise)" },
-	{ "[demotion]\nlow_wmark_pct = 100\n", "t.conf:2: key 'low_wmark_pct': '100' is out of range: give 1 to 99" },
-	{ "[demotion]\nhigh_wmark_pct = 0\n", "t.conf:2: key 'high_wmark_pct': '0' is out of range: give 1 to 99" },
+	  "t.conf:2: key 'freq_threshold': '0x0a' is out of range: give 1 to 3 (1 to 7 with mode = precise); the nearest accepted value is 3" },
+	{ "[demotion]\nlow_wmark_pct = 100\n", "t.conf:2: key 'low_wmark_pct': '100' is out of range: give 1 to 99%; the nearest accepted value is 99" },
+	{ "[demotion]\nhigh_wmark_pct = 0\n", "t.conf:2: key 'high_wmark_pct': '0' is out of range: give 1 to 99%; the nearest accepted value is 1" },
 	{ "[demotion]\nlow_wmark_pct = 20\nhigh_wmark_pct = 10\n",
 	  "t.conf:3: key 'high_wmark_pct': '10' must be above low_wmark_pct (20)" },
 	/* the key given last is the one blamed; one given alone is blamed */
@@ -237,11 +237,11 @@ static const struct bad bads[] = {
 	{ "[damos]\nquota_reset_ms = 100\npromote_quota_ms = 200\n",
 	  "t.conf:3: key 'promote_quota_ms': '200' above quota_reset_ms (100)" },
 	{ "[damos]\ntop_free_goal_bp = 10001\n",
-	  "t.conf:2: key 'top_free_goal_bp': '10001' is out of range: give 0 to 10000" },
+	  "t.conf:2: key 'top_free_goal_bp': '10001' is out of range: give 0 to 10000 bp; the nearest accepted value is 10000" },
 	{ "[damon]\nregions_from = bogus\n",
 	  "t.conf:2: key 'regions_from': 'bogus' is not allowed (give auto, tracepoint or sysfs)" },
-	{ "[demotion]\nrate_limit_MBps = 0\n", "t.conf:2: key 'rate_limit_MBps': '0' is out of range: give 1 to 1048576" },
-	{ "[stats]\ninterval_ms = 5\n", "t.conf:2: key 'interval_ms': '5' is out of range: give 100 to 3600000" },
+	{ "[demotion]\nrate_limit_MBps = 0\n", "t.conf:2: key 'rate_limit_MBps': '0' is out of range: give 1 to 1048576 MB/s; the nearest accepted value is 1" },
+	{ "[stats]\ninterval_ms = 5\n", "t.conf:2: key 'interval_ms': '5' is out of range: give 100 to 3600000 ms; the nearest accepted value is 100" },
 	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]: did you mean 'socket'?" },
 	{ "[system]\nrootfs = /x\n", "t.conf:2: unknown key 'rootfs' in section [system]" },
 	{ "[targets]\ncgroup = /a\x01b\n", "t.conf:2: key 'cgroup': value has a control character" },
@@ -346,7 +346,17 @@ static void test_numbers(void **state)
 	assert_int_equal(parse("[engine]\nfreq_threshold = 03\n"), 0);
 	assert_int_equal(cfg.tun.freq_threshold, 3);
 	assert_int_not_equal(parse("[targets]\nrescan_ms = 0x\n"), 0);
-	assert_string_equal(err, "t.conf:2: key 'rescan_ms': '0x' is not a number: give 100 to 3600000");
+	assert_string_equal(err, "t.conf:2: key 'rescan_ms': '0x' is not a number: give 100 to 3600000 ms");
+	/* out of range: the unit, and the bound nearest the value (for a
+	 * negative number or one too large for 64 bits too) */
+	assert_int_not_equal(parse("[targets]\nrescan_ms = 99999999999999999999\n"), 0);
+	assert_string_equal(err, "t.conf:2: key 'rescan_ms': '99999999999999999999' is out of range: give 100 to 3600000 ms; the nearest accepted value is 3600000");
+	assert_int_not_equal(parse("[targets]\nrescan_ms = -0x10\n"), 0);
+	assert_string_equal(err, "t.conf:2: key 'rescan_ms': '-0x10' is out of range: give 100 to 3600000 ms; the nearest accepted value is 100");
+	assert_int_not_equal(parse("[engine]\nsleep_ms = -1\n"), 0);
+	assert_string_equal(err, "t.conf:2: key 'sleep_ms': '-1' is out of range: give 50 to 1000 ms; the nearest accepted value is 50");
+	assert_int_not_equal(parse("[engine]\nmode = precise\npromote_window_ms = 20000\n"), 0);
+	assert_string_equal(err, "t.conf:3: key 'promote_window_ms': '20000' is out of range: give 1000 to 16383 ms; the nearest accepted value is 16383");
 }
 
 /* cgroup is relative to <sysfs_root>/fs/cgroup, with or without a '/'. */

@@ -231,7 +231,15 @@ static void test_param_ranges(void **state)
 	assert_int_equal(found, sizeof(want) / sizeof(want[0]));
 	sim_scenario_init(&sc);
 	assert_int_equal(set("pghot.freq_threshold", "9", err), -EINVAL);
-	assert_string_equal(err, "pghot.freq_threshold = '9': give a number (k, M, G: powers of 1000) in 1..7");
+	assert_string_equal(err, "pghot.freq_threshold = '9' is out of range: give a number (k, M, G: powers of 1000) in 1..7; the nearest accepted value is 7");
+	assert_int_equal(set("pghot.sleep_ms", "5k", err), -EINVAL);
+	assert_string_equal(err, "pghot.sleep_ms = '5k' is out of range: give a number (k, M, G: powers of 1000) in 50..1000 ms; the nearest accepted value is 1000");
+	assert_int_equal(set("micro.top_pct", "-5", err), -EINVAL);
+	assert_string_equal(err, "micro.top_pct = '-5' is out of range: give a number in 0..100 %; the nearest accepted value is 0");
+	assert_int_equal(set("micro.size", "1K", err), -EINVAL);
+	assert_string_equal(err, "micro.size = '1K' is out of range: give a number of bytes (K, M, G, T: powers of 1024) in 4096..1e+15 bytes; the nearest accepted value is 4096");
+	assert_int_equal(set("pghot.sleep_ms", "soon", err), -EINVAL);
+	assert_string_equal(err, "pghot.sleep_ms = 'soon' is not a number: give a number (k, M, G: powers of 1000) in 50..1000 ms");
 	assert_int_equal(set("micro.thp", "maybe", err), -EINVAL);
 	assert_string_equal(err, "micro.thp = 'maybe': give 0 or 1 (no/yes, off/on, false/true)");
 }

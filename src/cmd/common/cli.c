@@ -136,21 +136,59 @@ int cli_parse_u64(const char *s, uint64_t *ret)
 	return 0;
 }
 
+const char *cli_range_unit(char *buf, size_t len, uint64_t min, uint64_t max,
+			   const char *unit)
+{
+	/* "5%", "10 ms" */
+	const char *sp = unit && unit[0] && strcmp(unit, "%") ? " " : "";
+
+	if (!unit || !unit[0])
+		return cli_range(buf, len, min, max);
+	if (max == UINT64_MAX)
+		snprintf(buf, len, "%" PRIu64 "%s%s or more", min, sp, unit);
+	else if (min == max)
+		snprintf(buf, len, "%" PRIu64 "%s%s", min, sp, unit);
+	else
+		snprintf(buf, len, "%" PRIu64 " to %" PRIu64 "%s%s", min, max, sp, unit);
+	return buf;
+}
+
+int cli_bad_u64(const char *what, const char *s, uint64_t min, uint64_t max,
+		const char *unit, const char *note, char *errbuf, size_t errlen)
+{
+	const char *p = s + strspn(s, " \t");
+	char range[128], nearest[64] = "";
+	uint64_t v, to = max;
+	int err = cli_parse_u64(s, &v);
+	bool has_near = true;
+
+	if (!err && v >= min && v <= max)
+		err = -ERANGE;	/* not for a good value: say what is accepted */
+	if (!err)
+		to = v < min ? min : max;
+	else if (err == -ERANGE && *p == '-')
+		to = min;
+	else if (err == -ERANGE)
+		has_near = !isnan(strtod(p, NULL)) && max != UINT64_MAX;
+	else
+		has_near = false;
+	if (has_near && min != max)
+		snprintf(nearest, sizeof(nearest),
+			 "; the nearest accepted value is %" PRIu64, to);
+	snprintf(errbuf, errlen, "%s: '%s' is %s: give %s%s%s", what, s,
+		 err == -EINVAL ? "not a number" : "out of range",
+		 cli_range_unit(range, sizeof(range), min, max, unit),
+		 note ? note : "", nearest);
+	return err == -EINVAL ? -EINVAL : -ERANGE;
+}
+
 int cli_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 	    uint64_t *ret, char *errbuf, size_t errlen)
 {
-	char range[64];
 	uint64_t v;
-	int err = cli_parse_u64(s, &v);
 
-	if (!err && (v < min || v > max))
-		err = -ERANGE;
-	if (err) {
-		snprintf(errbuf, errlen, "%s: '%s' is %s: give %s", what, s,
-			 err == -EINVAL ? "not a number" : "out of range",
-			 cli_range(range, sizeof(range), min, max));
-		return err;
-	}
+	if (cli_parse_u64(s, &v) || v < min || v > max)
+		return cli_bad_u64(what, s, min, max, NULL, NULL, errbuf, errlen);
 	*ret = v;
 	return 0;
 }

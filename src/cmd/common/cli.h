@@ -78,10 +78,31 @@ const char *cli_range(char *buf, size_t len, uint64_t min, uint64_t max);
  */
 int cli_parse_u64(const char *s, uint64_t *ret);
 
+/** cli_range_unit() - cli_range() followed by @unit ("" or NULL: none):
+ * "100 to 3600000 ms", "1 to 99%", "1 ms or more". Return: @buf. */
+const char *cli_range_unit(char *buf, size_t len, uint64_t min, uint64_t max,
+			   const char *unit);
+
 /**
- * cli_u64() - cli_parse_u64() of @s within @min..@max, or a message in
- * @errbuf: "WHAT: 'S' is not a number: give 1 to 3" or "WHAT: 'S' is out of
- * range: give 1 to 3" (a number too large for 64 bits is out of range).
+ * cli_bad_u64() - the message for @s, given to @what, that is not a whole
+ * number within @min..@max: "WHAT: 'S' is not a number: give 1 to 1000 ms"
+ * or, for a number outside the range, "WHAT: 'S' is out of range: give 1
+ * to 1000 ms; the nearest accepted value is 1000" (the bound on the side
+ * of @s: @min for a negative number, @max for one too large for 64 bits;
+ * none when @min is @max or there is no upper bound). The one formatter of
+ * these messages, for options and config keys alike.
+ * @unit: after the range, or NULL; @note: after the range and unit,
+ * "(1 to 7 with mode = precise)", or NULL.
+ * Return: -EINVAL (not a number) or -ERANGE.
+ */
+int cli_bad_u64(const char *what, const char *s, uint64_t min, uint64_t max,
+		const char *unit, const char *note, char *errbuf, size_t errlen);
+
+/**
+ * cli_u64() - cli_parse_u64() of @s within @min..@max, or cli_bad_u64()'s
+ * message in @errbuf: "WHAT: 'S' is not a number: give 1 to 3" or "WHAT:
+ * 'S' is out of range: give 1 to 3; the nearest accepted value is 3" (a
+ * number too large for 64 bits is out of range).
  * @what: what is being set, e.g. "--once-ms" or "key 'sleep_ms'".
  * Return: 0, -EINVAL (not a number) or -ERANGE (out of range); @ret is
  * written on success only.

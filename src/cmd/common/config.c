@@ -636,6 +636,28 @@ static const char *other_mode(const struct cfg_desc *d, enum pghot_mode mode,
 	return buf;
 }
 
+/* The message for a bad value of a number key (CFG_UINT, CFG_TUNABLE in
+ * @mode): the one place that words it, as cli_bad_u64() does, with the
+ * key's unit, the range of the other mode and the nearest accepted value. */
+static int bad_number(const struct pghotd_config *c, int line,
+		      const struct cfg_desc *d, const char *value,
+		      enum pghot_mode mode, char *errbuf, size_t errlen)
+{
+	const struct pghot_tunable_desc *t = tdesc(d, NULL);
+	char what[96], note[96], msg[384];
+	uint64_t min = d->min, max = d->max;
+
+	note[0] = '\0';
+	if (d->type == CFG_TUNABLE && t && mode < PGHOT_MODE_MAX) {
+		min = t->min[mode];
+		max = t->max[mode];
+		other_mode(d, mode, note, sizeof(note));
+	}
+	snprintf(what, sizeof(what), "key '%s'", d->name);
+	cli_bad_u64(what, value, min, max, desc_unit(d), note, msg, sizeof(msg));
+	return fail(errbuf, errlen, c, line, "%s", msg);
+}
+
 /* @append: a pids or comm value adds to the list (a repeated key or an
  * indented continuation line in a file); else it replaces it. */
 static int set_value(struct pghotd_config *c, const char *section,
@@ -643,7 +665,7 @@ static int set_value(struct pghotd_config *c, const char *section,
 		     char *errbuf, size_t errlen)
 {
 	const struct cfg_desc *d;
-	char range[128], bad[80], what[96], msg[256];
+	char bad[80];
 	uint64_t v;
 	void *f;
 	int w;	/* the index of a word */
@@ -654,13 +676,11 @@ static int set_value(struct pghotd_config *c, const char *section,
 	f = field(c, d);
 	if (!append || !c->line[desc_index(d)])
 		c->line[desc_index(d)] = line;
-	cfg_describe_range(d, c->mode, range, sizeof(range));
 
 	switch (d->type) {
 	case CFG_UINT:
-		snprintf(what, sizeof(what), "key '%s'", d->name);
-		if (cli_u64(what, value, d->min, d->max, &v, msg, sizeof(msg)))
-			return fail(errbuf, errlen, c, line, "%s", msg);
+		if (cli_parse_u64(value, &v) || v < d->min || v > d->max)
+			return bad_number(c, line, d, value, c->mode, errbuf, errlen);
 		*(uint64_t *)f = v;
 		return 0;
 	case CFG_TUNABLE: {
@@ -671,16 +691,10 @@ static int set_value(struct pghotd_config *c, const char *section,
 		if (!td)
 			return fail(errbuf, errlen, c, line,
 				    "key '%s': not known to the engine", d->name);
-		if (cli_parse_u64(value, &v) == -EINVAL)
-			return fail(errbuf, errlen, c, line,
-				    "key '%s': '%s' is not a number: give %s",
-				    d->name, value, range);
 		/* the range depends on mode: checked by cfg_finalize() */
 		if (cli_parse_u64(value, &v) ||
 		    (td->size != 8 && v > (td->is_signed ? INT32_MAX : UINT32_MAX)))
-			return fail(errbuf, errlen, c, line,
-				    "key '%s': '%s' is out of range: give %s",
-				    d->name, value, range);
+			return bad_number(c, line, d, value, c->mode, errbuf, errlen);
 		tun_put(&c->tun, td, v);
 		c->tun_set |= 1u << idx;
 		{
@@ -1006,7 +1020,7 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 	for (size_t i = 0; i < n; i++) {
 		const struct pghot_tunable_desc *e;
 		uint64_t v;
-		char range[64], val[32];
+		char val[32];
 		size_t ti;
 
 		if (t[i].type != CFG_TUNABLE || !(e = tdesc(&t[i], NULL)))
@@ -1016,7 +1030,6 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 				    (int64_t)v <= (int64_t)e->max[c->mode])
 				 : (v >= e->min[c->mode] && v <= e->max[c->mode]))
 			continue;
-		cfg_describe_range(&t[i], c->mode, range, sizeof(range));
 		if (tdesc(&t[i], &ti) && (c->tun_set & (1u << ti)) &&
 		    c->tun_text[ti][0])	/* as written: 010, 0x0a */
 			snprintf(val, sizeof(val), "%s", c->tun_text[ti]);
@@ -1024,9 +1037,7 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 			snprintf(val, sizeof(val), "%" PRId64, (int64_t)v);
 		else
 			snprintf(val, sizeof(val), "%" PRIu64, v);
-		return fail(errbuf, errlen, c, c->line[i],
-			    "key '%s': '%s' is out of range: give %s%s",
-			    t[i].name, val, range, other_mode(&t[i], c->mode, msg, sizeof(msg)));
+		return bad_number(c, c->line[i], &t[i], val, c->mode, errbuf, errlen);
 	}
 	if (pghot_tunables_check(&c->tun, c->mode, msg, sizeof(msg)))
 		return fail(errbuf, errlen, c, 0, "%s", msg);
