@@ -174,7 +174,7 @@ static const struct bad bads[] = {
 	  "t.conf:2: key 'lower_tier_nodes': '1,,2' is not a node list: give nodes as 1, 1,2 or 1-3 (0 to 1023)" },
 	{ "[engine]\nlower_tier_nodes = ,\n",
 	  "t.conf:2: key 'lower_tier_nodes': ',' is not a node list: give nodes as 1, 1,2 or 1-3 (0 to 1023)" },
-	{ "[engine]\nbogus = 1\n", "t.conf:2: unknown key 'bogus' in section [engine]" },
+	{ "[engine]\nbogus = 1\n", "t.conf:2: unknown key 'bogus' in section [engine] (the keys of [engine] are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
 	{ "[nope]\nx = 1\n",
 	  "t.conf:2: unknown section [nope] (key 'x') (sections: engine, targets, damon, feed, hwhint, demotion, damos, stats, system)" },
 	{ "[engine]\nthis is not ini\n",
@@ -242,8 +242,16 @@ static const struct bad bads[] = {
 	  "t.conf:2: key 'regions_from': 'bogus' is not allowed (give auto, tracepoint or sysfs)" },
 	{ "[demotion]\nrate_limit_MBps = 0\n", "t.conf:2: key 'rate_limit_MBps': '0' is out of range: give 1 to 1048576 MB/s; the nearest accepted value is 1" },
 	{ "[stats]\ninterval_ms = 5\n", "t.conf:2: key 'interval_ms': '5' is out of range: give 100 to 3600000 ms; the nearest accepted value is 100" },
-	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]: did you mean 'socket'?" },
-	{ "[system]\nrootfs = /x\n", "t.conf:2: unknown key 'rootfs' in section [system]" },
+	{ "[stats]\nsocketz = /x\n", "t.conf:2: unknown key 'socketz' in section [stats]: did you mean 'socket'? (the keys of [stats] are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
+	/* a near key of the same section, within edit distance 2 */
+	{ "[damos]\nsample_uss = 5\n",
+	  "t.conf:2: unknown key 'sample_uss' in section [damos]: did you mean 'sample_us'? (the keys of [damos] are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
+	{ "[targets]\nrescna_ms = 5\n",
+	  "t.conf:2: unknown key 'rescna_ms' in section [targets]: did you mean 'rescan_ms'? (the keys of [targets] are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
+	/* a key of another section: where it belongs, no list needed */
+	{ "[engine]\nrescan_ms = 1000\n",
+	  "t.conf:2: unknown key 'rescan_ms' in section [engine]: it is a key of [targets]" },
+	{ "[system]\nrootfs = /x\n", "t.conf:2: unknown key 'rootfs' in section [system] (the keys of [system] are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
 	{ "[targets]\ncgroup = /a\x01b\n", "t.conf:2: key 'cgroup': value has a control character" },
 	/* file paths are absolute: quotes are not INI syntax, a relative path
 	 * would depend on the directory pghotd was started in */
@@ -267,7 +275,7 @@ static const struct bad bads[] = {
 	  "t.conf:1: syntax error: expected '[section]', 'key = value' or a '#' comment" },
 	{ "freq_threshold = 2\n",
 	  "t.conf:1: key 'freq_threshold' before any [section]: put it under [engine]" },
-	{ "x = 2\n", "t.conf:1: key 'x' before any [section]: unknown key" },
+	{ "x = 2\n", "t.conf:1: key 'x' before any [section]: unknown key (the keys are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
 	{ "[engine]\nfreq_threshold = 2\n  sleep_ms = 60\n",
 	  "t.conf:3: indented line continues key 'freq_threshold' of line 2: remove the indentation" },
 };

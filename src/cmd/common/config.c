@@ -524,6 +524,10 @@ static const char *near_key(const char *section, const char *name,
 	return cli_did_you_mean(&near, "", buf, len);
 }
 
+/* Where the keys are described: the man page generated from this table,
+ * installed by make install, or printed by the binary itself. */
+#define KEYS_DOC "pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -'"
+
 /* The key @name of @section (any section if NULL), or NULL with what is
  * wrong (and the near miss) in @errbuf. */
 static const struct cfg_desc *lookup_key(const struct pghotd_config *c,
@@ -549,13 +553,18 @@ static const struct cfg_desc *lookup_key(const struct pghotd_config *c,
 		if (!strcmp(t[i].name, name))
 			return &t[i];
 	}
-	if (known_section) {
+	if (known_section && cfg_find(name)) {	/* "it is a key of [targets]" */
 		fail(errbuf, errlen, c, line, "unknown key '%s' in section [%s]%s",
 		     name, section, near_key(section, name, near, sizeof(near)));
+	} else if (known_section) {
+		fail(errbuf, errlen, c, line,
+		     "unknown key '%s' in section [%s]%s (the keys of [%s] are in " KEYS_DOC ")",
+		     name, section, near_key(section, name, near, sizeof(near)), section);
 	} else if (!section[0]) {
 		k = cfg_find(name);
 		fail(errbuf, errlen, c, line, "key '%s' before any [section]: %s%s%s", name,
-		     k ? "put it under [" : "unknown key", k ? k->section : "", k ? "]" : "");
+		     k ? "put it under [" : "unknown key (the keys are in " KEYS_DOC ")",
+		     k ? k->section : "", k ? "]" : "");
 	} else {
 		section_names(secs, sizeof(secs));
 		cli_near_init(&ns, section);
