@@ -102,6 +102,19 @@ bad "give both --move-at SEC and --move-to MIB" micro --node 0 -s 64 --hot 8 --m
 bad "give both --move-at SEC and --move-to MIB" micro --node 0 -s 64 --hot 8 --move-to 32
 bad "--move-at: '0' is out of range: give a number above 0" micro --node 0 -s 64 --hot 8 --move-at 0 --move-to 32
 bad "--move-at: 'nan' is out of range" micro --node 0 -s 64 --hot 8 --move-at nan --move-to 32
+# --move-to's bad values read as --move-at's: NaN and infinities are out of
+# range, junk is not a number, and the nearest accepted value when there is one
+for v in nan NaN -nan inf -inf infinity 1e999; do
+	bad "^pghot bench: error: --move-at: '$v' is out of range: give a number above 0 and below 604800$" micro --node 0 -s 64 --hot 8 --move-at "$v" --move-to 32
+	bad "^pghot bench: error: --move-to: '$v' is out of range: give 0 to 1048576" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to "$v"
+done
+bad "^pghot bench: error: --move-to: 'nan' is out of range: give 0 to 1048576$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to nan
+bad "^pghot bench: error: --move-to: 'inf' is out of range: give 0 to 1048576; the nearest accepted value is 1048576$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to inf
+bad "^pghot bench: error: --move-to: '-1' is out of range: give 0 to 1048576; the nearest accepted value is 0$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to -1
+bad "^pghot bench: error: --move-at: '-1' is out of range: give a number above 0 and below 604800$" micro --node 0 -s 64 --hot 8 --move-at -1 --move-to 32
+bad "^pghot bench: error: --move-to: 'junk' is not a number: give 0 to 1048576$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to junk
+bad "^pghot bench: error: --move-at: 'junk' is not a number: give a number above 0 and below 604800$" micro --node 0 -s 64 --hot 8 --move-at junk --move-to 32
+bad "^pghot bench: error: --duration: '-1' is out of range: give 0.001 to 604800; the nearest accepted value is 0.001$" micro --node 0 -d -1
 bad "--move-at 5 is not before the end of the run \(--duration 2\)" micro --node 0 -s 64 --hot 8 -d 2 --move-at 5 --move-to 32
 bad "--move-to \+ --hot \(60 \+ 8 MiB\) reaches beyond --size" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to 60
 bad "--move-to 4 overlaps the hot part at --hot-offset 0" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to 4

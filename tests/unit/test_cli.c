@@ -89,6 +89,14 @@ static void test_numbers(void **state)
 	assert_int_equal(cli_parse_u64("12abc", &v), -EINVAL);
 	assert_int_equal(cli_parse_u64("", &v), -EINVAL);
 	assert_int_equal(cli_parse_u64("18446744073709551616", &v), -ERANGE);
+	/* NaN and infinities: numbers outside every range, as for doubles */
+	assert_int_equal(cli_parse_u64("nan", &v), -ERANGE);
+	assert_int_equal(cli_parse_u64("-NaN", &v), -ERANGE);
+	assert_int_equal(cli_parse_u64("inf", &v), -ERANGE);
+	assert_int_equal(cli_parse_u64(" -infinity ", &v), -ERANGE);
+	assert_int_equal(cli_parse_u64("1e999", &v), -ERANGE);
+	assert_int_equal(cli_parse_u64("1.5", &v), -EINVAL);
+	assert_int_equal(cli_parse_u64("nano", &v), -EINVAL);
 
 	assert_int_equal(cli_u64("--once-ms", "0", 1, UINT64_MAX, &v, err, sizeof(err)), -ERANGE);
 	assert_string_equal(err, "--once-ms: '0' is out of range: give 1 or more; the nearest accepted value is 1");
@@ -128,6 +136,20 @@ static void test_numbers(void **state)
 	assert_string_equal(err, "--hot-frac: 'nan' is out of range: give a number above 0 and at most 1");
 	assert_int_equal(cli_double("-d", "1x", 0.001, true, 60, true, &d, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "-d: '1x' is not a number: give 0.001 to 60");
+	/* an inclusive bound is the nearest accepted value; NaN has none */
+	assert_int_equal(cli_double("-d", "-1", 0.001, true, 60, true, &d, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "-d: '-1' is out of range: give 0.001 to 60; the nearest accepted value is 0.001");
+	assert_int_equal(cli_double("-d", "inf", 0.001, true, 60, true, &d, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "-d: 'inf' is out of range: give 0.001 to 60; the nearest accepted value is 60");
+	assert_int_equal(cli_double("-d", "nan", 0.001, true, 60, true, &d, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "-d: 'nan' is out of range: give 0.001 to 60");
+	/* the same shape for a whole number: --move-to beside --move-at */
+	assert_int_equal(cli_u64("--move-to", "nan", 0, 1048576, &v, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "--move-to: 'nan' is out of range: give 0 to 1048576");
+	assert_int_equal(cli_u64("--move-to", "inf", 0, 1048576, &v, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "--move-to: 'inf' is out of range: give 0 to 1048576; the nearest accepted value is 1048576");
+	assert_int_equal(cli_u64("--move-to", "-inf", 0, 1048576, &v, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "--move-to: '-inf' is out of range: give 0 to 1048576; the nearest accepted value is 0");
 	assert_int_equal(cli_double("-d", "0.5", 0.001, true, 60, true, &d, err, sizeof(err)), 0);
 	assert_true(d == 0.5);
 }

@@ -102,6 +102,19 @@ const char *cli_range(char *buf, size_t len, uint64_t min, uint64_t max)
 	return buf;
 }
 
+/* @s is no whole number: -ERANGE if it is NaN or an infinity ("nan",
+ * "-inf", "1e999"), numbers outside every range as cli_double() has them;
+ * else -EINVAL. */
+static int not_whole(const char *s)
+{
+	char *end;
+	double d = strtod(s, &end);
+
+	while (end != s && isspace((unsigned char)*end))
+		end++;
+	return end != s && !*end && !isfinite(d) ? -ERANGE : -EINVAL;
+}
+
 int cli_parse_u64(const char *s, uint64_t *ret)
 {
 	unsigned long long v;
@@ -118,7 +131,7 @@ int cli_parse_u64(const char *s, uint64_t *ret)
 		return cli_parse_u64(s + 1, &neg) == -EINVAL ? -EINVAL : -ERANGE;
 	}
 	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
+		return not_whole(s);
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
 		if (!isxdigit((unsigned char)s[2]))
@@ -131,7 +144,7 @@ int cli_parse_u64(const char *s, uint64_t *ret)
 	while (isspace((unsigned char)*end))
 		end++;
 	if (*end)
-		return -EINVAL;
+		return not_whole(s);
 	*ret = v;
 	return 0;
 }
@@ -166,12 +179,12 @@ int cli_bad_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 		err = -ERANGE;	/* not for a good value: say what is accepted */
 	if (!err)
 		to = v < min ? min : max;
-	else if (err == -ERANGE && *p == '-')
-		to = min;
-	else if (err == -ERANGE)
-		has_near = !isnan(strtod(p, NULL)) && max != UINT64_MAX;
-	else
+	else if (err != -ERANGE || isnan(strtod(p, NULL)))
 		has_near = false;
+	else if (*p == '-')
+		to = min;
+	else
+		has_near = max != UINT64_MAX;
 	if (has_near && min != max)
 		snprintf(nearest, sizeof(nearest),
 			 "; the nearest accepted value is %" PRIu64, to);
@@ -197,7 +210,7 @@ int cli_double(const char *what, const char *s, double lo, bool lo_incl,
 	       double hi, bool hi_incl, double *ret, char *errbuf,
 	       size_t errlen)
 {
-	char range[96];
+	char range[96], nearest[64] = "";
 	char *end;
 	double v;
 	int err = 0;
@@ -219,8 +232,12 @@ int cli_double(const char *what, const char *s, double lo, bool lo_incl,
 		snprintf(range, sizeof(range), "a number %s %g and %s %g",
 			 lo_incl ? "of at least" : "above", lo,
 			 hi_incl ? "at most" : "below", hi);
-	snprintf(errbuf, errlen, "%s: '%s' is %s: give %s", what, s,
-		 err == -EINVAL ? "not a number" : "out of range", range);
+	/* as cli_bad_u64(): the bound on the value's side, if it is accepted */
+	if (err == -ERANGE && !isnan(v) && (v < lo ? lo_incl : hi_incl))
+		snprintf(nearest, sizeof(nearest), "; the nearest accepted value is %g",
+			 v < lo ? lo : hi);
+	snprintf(errbuf, errlen, "%s: '%s' is %s: give %s%s", what, s,
+		 err == -EINVAL ? "not a number" : "out of range", range, nearest);
 	return err;
 }
 

@@ -73,8 +73,9 @@ const char *cli_range(char *buf, size_t len, uint64_t min, uint64_t max);
  * cli_parse_u64() - a whole number: decimal, or hexadecimal after 0x (a
  * leading 0 is not octal: 010 is 10), with optional blanks around it.
  * Return: 0; -EINVAL if @s is not a number (no digit first, a plus sign,
- * other characters after it); -ERANGE if it does not fit in 64 bits or is
- * negative ("-5").
+ * other characters after it); -ERANGE if it does not fit in 64 bits, is
+ * negative ("-5") or is NaN or an infinity ("nan", "inf", "1e999"), as
+ * cli_double() has them.
  */
 int cli_parse_u64(const char *s, uint64_t *ret);
 
@@ -113,8 +114,10 @@ int cli_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 /**
  * cli_double() - a finite decimal number with @lo < v (@lo <= v if
  * @lo_incl) and v < @hi (v <= @hi if @hi_incl), or a message in @errbuf:
- * "WHAT: 'S' is out of range: give a number above 0, up to 1" (NaN and
- * infinities are out of range).
+ * "WHAT: 'S' is out of range: give a number above 0 and at most 1" (NaN
+ * and infinities are out of range), ending with "; the nearest accepted
+ * value is 1" when the bound on the value's side is inclusive, as
+ * cli_bad_u64()'s.
  * Return: 0, -EINVAL (not a number) or -ERANGE.
  */
 int cli_double(const char *what, const char *s, double lo, bool lo_incl,
