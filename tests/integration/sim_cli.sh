@@ -47,6 +47,14 @@ grep -qE '^redis.dist .*\[uniform, zipf, phase\]$' "$T/params" && ok "--params: 
 	fail "--params has no names for redis.dist: $(grep '^redis.dist ' "$T/params")"
 n=$(grep -cvE ' \[[^]]+\]$' "$T/params")
 [ "$n" = 0 ] && ok "--params: every key has its range" || fail "--params: $n lines without a range"
+# an aligned table: the default and the meaning start in the same column on
+# every line, at least two blanks after the longest key and default
+# (workload's redis-memtier, policies' numab0,numab2)
+cols=$(awk '{ match($0, /^[^ ]+ +/); c2 = RLENGTH; match($0, /^[^ ]+ +[^ ]+ +/); c3 = RLENGTH;
+	print c2, c3; if (match($0, /^[^ ]+ [^ ]/) || match($0, /^[^ ]+ +[^ ]+ [^ ]/)) print "narrow", NR }' \
+	"$T/params" | sort -u)
+[ "$(echo "$cols" | wc -l)" = 1 ] && ok "--params: aligned columns ($cols)" ||
+	fail "--params: columns not aligned or too narrow: $(echo $cols | head -c 300)"
 
 # A small redis-memtier run: seed 000's tables and counters.
 small=(--scenario redis-memtier --scale 0.0005 --policies numab0,numab2,pghot-hwhint:10000

@@ -204,14 +204,26 @@ static int list_scenarios(void)
 	return 0;
 }
 
+/* One line a parameter: key, default, meaning (unit) [what it accepts];
+ * the key and default columns as wide as their longest entry, so that the
+ * table stays aligned whatever a key's name or default. */
 static int list_params(void)
 {
-	for (size_t i = 0; i < sim_param_count(); i++) {
-		struct sim_param_info p;
+	size_t n = sim_param_count();
+	int wkey = 0, wdef = 0;
+	struct sim_param_info p;
 
+	for (size_t i = 0; i < n; i++) {
 		sim_param_at(i, &p);
-		printf("%-32s %-12s %s%s%s%s [%s]\n", p.key, *p.def ? p.def : "\"\"", p.help,
-		       *p.unit ? " (" : "", p.unit, *p.unit ? ")" : "", p.range);
+		if ((int)strlen(p.key) > wkey)
+			wkey = (int)strlen(p.key);
+		if ((int)strlen(*p.def ? p.def : "\"\"") > wdef)
+			wdef = (int)strlen(*p.def ? p.def : "\"\"");
+	}
+	for (size_t i = 0; i < n; i++) {
+		sim_param_at(i, &p);
+		printf("%-*s  %-*s  %s%s%s%s [%s]\n", wkey, p.key, wdef, *p.def ? p.def : "\"\"",
+		       p.help, *p.unit ? " (" : "", p.unit, *p.unit ? ")" : "", p.range);
 	}
 	return 0;
 }
