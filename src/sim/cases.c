@@ -338,14 +338,15 @@ static int check_fit(const struct sim_scenario *sc, const struct sim_case *cases
 		filler = fmax(filler, (double)cases[i].filler_bytes);
 	if (need + filler > usable && filler > 0)
 		return sim_fmt_err(errbuf, errlen, -EINVAL, "the workload (%.1f GiB) and the cold memory "
-			    "(%.1f GiB) do not fit the machine's %.1f GiB: give the nodes more memory "
-			    "(node.N.mem), fewer levels of cold memory or a smaller workload",
-			    need / (1 << 30), filler / (1 << 30), usable / (1 << 30));
+			    "(%.1f GiB) do not fit the machine's %.1f GiB: %.1f GiB short; give the nodes "
+			    "more memory (node.N.mem, node.N.reserved), less cold memory (levels) or a "
+			    "smaller workload", need / (1 << 30), filler / (1 << 30), usable / (1 << 30),
+			    (need + filler - usable) / (1 << 30));
 	if (need > usable)
 		return sim_fmt_err(errbuf, errlen, -EINVAL, "the workload (%.1f GiB) does not fit the "
-			    "machine's %.1f GiB (its nodes' memory less what is reserved): give the nodes "
-			    "more memory (node.N.mem) or a smaller workload", need / (1 << 30),
-			    usable / (1 << 30));
+			    "machine's %.1f GiB (its nodes' memory less what is reserved): %.1f GiB short; "
+			    "give the nodes more memory (node.N.mem, node.N.reserved) or a smaller "
+			    "workload", need / (1 << 30), usable / (1 << 30), (need - usable) / (1 << 30));
 	if (need * sc->scale < 64.0 * SIM_PAGE && sc->workload != SIM_WL_TRACE)
 		return sim_fmt_err(errbuf, errlen, -EINVAL, "the workload is %.0f pages at scale %g: "
 			    "raise --scale", need * sc->scale / SIM_PAGE, sc->scale);

@@ -426,6 +426,27 @@ int sim_proc_find(const struct sim *s, const struct sim_proc *p, uint64_t vaddr,
 	return 0;
 }
 
+void sim_fit_keys(const struct sim *s, char *buf, size_t len)
+{
+	static const char *const wl[SIM_WL_MAX][2] = {	/* where, how much */
+		[SIM_WL_REDIS] = { "redis.place, redis.place_node", "redis.keys, redis.slot_bytes" },
+		[SIM_WL_YCSB] = { "ycsb.place, ycsb.place_node", "ycsb.keys, ycsb.slot_bytes" },
+		[SIM_WL_MICRO] = { "micro.top_pct, micro.top_node, micro.lower_node", "micro.size" },
+		[SIM_WL_BT] = { "bt.lower_node", "bt.footprint" },
+		[SIM_WL_TRACE] = { "trace.place, trace.place_node", "a shorter trace" },
+	};
+	int w = s->sc->workload >= 0 && s->sc->workload < SIM_WL_MAX ? s->sc->workload : SIM_WL_MICRO;
+	bool ref = s->c->policy == SIM_POL_DRAM_ONLY || s->c->policy == SIM_POL_CXL_ONLY;
+
+	if (ref)	/* the case binds every page to one tier */
+		snprintf(buf, len, "leave out the reference case %s (references)%s or give a "
+			 "smaller workload (%s)", s->c->label,
+			 s->c->filler_bytes ? ", less cold memory (levels)" : "", wl[w][1]);
+	else
+		snprintf(buf, len, "place less there (%s)%s or give a smaller workload (%s)",
+			 wl[w][0], s->c->filler_bytes ? ", less cold memory (levels)" : "", wl[w][1]);
+}
+
 int sim_place_pages(struct sim *s, uint32_t first, uint64_t n, int place, int top_node,
 		    int lower_node, double top_pct)
 {
@@ -439,10 +460,18 @@ int sim_place_pages(struct sim *s, uint32_t first, uint64_t n, int place, int to
 
 		/* Placed memory is bound where it starts (MPOL_BIND, then
 		 * migrated there): it must fit. */
-		if (sim_alloc(s, first + (uint32_t)i, to, true) < 0)
+		if (sim_alloc(s, first + (uint32_t)i, to, true) < 0) {
+			char keys[256];
+
+			sim_fit_keys(s, keys, sizeof(keys));
 			return sim_errf(s, -EINVAL, "%llu pages do not fit on node %d "
-					"(%llu free at this scale)", (unsigned long long)(n - i),
-					to, (unsigned long long)s->node[to].nr_free);
+					"(%llu free at this scale): %.1f GiB short at full scale; "
+					"give node %d more memory (node.%d.mem, node.%d.reserved), %s",
+					(unsigned long long)(n - i), to,
+					(unsigned long long)s->node[to].nr_free,
+					(double)(n - i) * SIM_PAGE / s->scale / (1 << 30), to, to, to,
+					keys);
+		}
 	}
 	return 0;
 }

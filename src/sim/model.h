@@ -385,6 +385,14 @@ int sim_errf(struct sim *s, int err, const char *fmt, ...)
 extern const struct sim_workload_ops sim_wl_kv, sim_wl_micro, sim_wl_bt, sim_wl_trace;
 
 /**
+ * sim_fit_keys() - for a message about pages that do not fit: the keys of
+ * the run's workload and case that move or shrink them, "place less there
+ * (micro.top_pct, ...), less cold memory (levels) or a smaller workload
+ * (micro.size)", into @buf.
+ */
+void sim_fit_keys(const struct sim *s, char *buf, size_t len);
+
+/**
  * sim_place_pages() - place pages [first, first + n) as @place (enum
  * sim_place): all on @top_node or @lower_node, or the first @top_pct % on
  * @top_node and the rest on @lower_node; first-touch pages are left.

@@ -251,8 +251,12 @@ static int place_filler(struct sim *s, uint64_t bytes)
 		return proc;
 	for (uint64_t i = 0; i < n; i++)
 		if (sim_alloc(s, s->proc[proc].base + (uint32_t)i, (int)s->sc->filler_node, false) < 0)
-			return sim_errf(s, -EINVAL, "cold memory of %llu bytes does not fit the machine",
-					(unsigned long long)bytes);
+			return sim_errf(s, -EINVAL, "cold memory of %.1f GiB does not fit the machine: "
+					"%.1f GiB short at full scale (%llu pages at this scale); "
+					"give the nodes more memory (node.N.mem, node.N.reserved) or "
+					"less cold memory (levels)", (double)bytes / (1 << 30),
+					(double)(n - i) * SIM_PAGE / s->scale / (1 << 30),
+					(unsigned long long)(n - i));
 	return 0;
 }
 

@@ -47,6 +47,19 @@ grep -qE '^redis.dist .*\[uniform, zipf, phase\]$' "$T/params" && ok "--params: 
 	fail "--params has no names for redis.dist: $(grep '^redis.dist ' "$T/params")"
 n=$(grep -cvE ' \[[^]]+\]$' "$T/params")
 [ "$n" = 0 ] && ok "--params: every key has its range" || fail "--params: $n lines without a range"
+# a workload whose pages do not fit on the node they are bound to: by how
+# much, and the keys that give the node more memory or put less on it
+out=$("$PGHOT" sim --scenario microbench --micro.top_pct 100 --policies numab0 --jobs 1 --quiet 2>&1) &&
+	fail "microbench all on node 1 ran"
+want="pghot sim: error: case numab0: 19975 pages do not fit on node 1 (0 free at this scale): 38.1 GiB short at full scale; give node 1 more memory (node.1.mem, node.1.reserved), place less there (micro.top_pct, micro.top_node, micro.lower_node) or give a smaller workload (micro.size)"
+[ "$out" = "$want" ] && ok "pages that do not fit: $out" || fail "pages that do not fit: '$out', want '$want'"
+out=$("$PGHOT" sim --scenario microbench --references dram-only --policies numab0 --jobs 1 --quiet 2>&1) &&
+	fail "microbench dram-only ran"
+echo "$out" | grep -qF "case dram-only: 19975 pages do not fit on node 1 (0 free at this scale): 38.1 GiB short at full scale; give node 1 more memory (node.1.mem, node.1.reserved), leave out the reference case dram-only (references) or give a smaller workload (micro.size)" &&
+	ok "a reference case that does not fit: $out" || fail "a reference case that does not fit: '$out'"
+# and the check before the run says by how much too
+bad "the workload \(400\.0 GiB\) does not fit the machine's 374\.1 GiB .*: 25\.9 GiB short; give the nodes more memory \(node\.N\.mem, node\.N\.reserved\) or a smaller workload" \
+	--scenario microbench --micro.size 400G --policies numab0
 # an aligned table: the default and the meaning start in the same column on
 # every line, at least two blanks after the longest key and default
 # (workload's redis-memtier, policies' numab0,numab2)

@@ -315,6 +315,7 @@ static void test_check(void **state)
 	assert_int_equal(sim_scenario_check(&sc, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "does not fit the machine"));
 	assert_non_null(strstr(err, "node.N.mem"));
+	assert_non_null(strstr(err, " GiB short; give the nodes more memory (node.N.mem, node.N.reserved)"));
 	sim_scenario_init(&sc);
 	sc.redis.node = 1;		/* a node without CPUs */
 	assert_int_equal(sim_scenario_check(&sc, err, sizeof(err)), -EINVAL);

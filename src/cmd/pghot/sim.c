@@ -288,7 +288,7 @@ struct runner {
 	struct sim_case *cases;
 	struct sim_result *res;
 	int *rc;
-	char (*err)[256];
+	char (*err)[512];
 	size_t n, next, done;
 	double *frac;
 	bool quiet;
