@@ -73,7 +73,6 @@ static void test_numbers(void **state)
 {
 	char err[256];
 	uint64_t v = 7;
-	double d = 0;
 
 	assert_int_equal(cli_parse_u64("42", &v), 0);
 	assert_int_equal(v, 42);
@@ -130,19 +129,6 @@ static void test_numbers(void **state)
 	assert_int_equal(cli_u64("--x", "6", 5, 5, &v, err, sizeof(err)), -ERANGE);
 	assert_string_equal(err, "--x: '6' is out of range: give 5");
 
-	assert_int_equal(cli_double("--theta", "1", 0, false, 1, false, &d, err, sizeof(err)), -ERANGE);
-	assert_string_equal(err, "--theta: '1' is out of range: give a number above 0 and below 1");
-	assert_int_equal(cli_double("--hot-frac", "nan", 0, false, 1, true, &d, err, sizeof(err)), -ERANGE);
-	assert_string_equal(err, "--hot-frac: 'nan' is out of range: give a number above 0 and at most 1");
-	assert_int_equal(cli_double("-d", "1x", 0.001, true, 60, true, &d, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "-d: '1x' is not a number: give 0.001 to 60");
-	/* an inclusive bound is the nearest accepted value; NaN has none */
-	assert_int_equal(cli_double("-d", "-1", 0.001, true, 60, true, &d, err, sizeof(err)), -ERANGE);
-	assert_string_equal(err, "-d: '-1' is out of range: give 0.001 to 60; the nearest accepted value is 0.001");
-	assert_int_equal(cli_double("-d", "inf", 0.001, true, 60, true, &d, err, sizeof(err)), -ERANGE);
-	assert_string_equal(err, "-d: 'inf' is out of range: give 0.001 to 60; the nearest accepted value is 60");
-	assert_int_equal(cli_double("-d", "nan", 0.001, true, 60, true, &d, err, sizeof(err)), -ERANGE);
-	assert_string_equal(err, "-d: 'nan' is out of range: give 0.001 to 60");
 	/* the same shape for a whole number: --move-to beside --move-at */
 	assert_int_equal(cli_u64("--move-to", "nan", 0, 1048576, &v, err, sizeof(err)), -ERANGE);
 	assert_string_equal(err, "--move-to: 'nan' is out of range: give 0 to 1048576");
@@ -150,6 +136,41 @@ static void test_numbers(void **state)
 	assert_string_equal(err, "--move-to: 'inf' is out of range: give 0 to 1048576; the nearest accepted value is 1048576");
 	assert_int_equal(cli_u64("--move-to", "-inf", 0, 1048576, &v, err, sizeof(err)), -ERANGE);
 	assert_string_equal(err, "--move-to: '-inf' is out of range: give 0 to 1048576; the nearest accepted value is 0");
+}
+
+/* cli_double(): its messages, and the nearest accepted value at an
+ * inclusive bound (NaN has none). */
+static void test_doubles(void **state)
+{
+	static const struct {
+		const char *what, *s;
+		double lo, hi;
+		bool lo_incl, hi_incl;
+		int ret;
+		const char *msg;
+	} cases[] = {
+		{ "--theta", "1", 0, 1, false, false, -ERANGE,
+		  "--theta: '1' is out of range: give a number above 0 and below 1" },
+		{ "--hot-frac", "nan", 0, 1, false, true, -ERANGE,
+		  "--hot-frac: 'nan' is out of range: give a number above 0 and at most 1" },
+		{ "-d", "1x", 0.001, 60, true, true, -EINVAL,
+		  "-d: '1x' is not a number: give 0.001 to 60" },
+		{ "-d", "-1", 0.001, 60, true, true, -ERANGE,
+		  "-d: '-1' is out of range: give 0.001 to 60; the nearest accepted value is 0.001" },
+		{ "-d", "inf", 0.001, 60, true, true, -ERANGE,
+		  "-d: 'inf' is out of range: give 0.001 to 60; the nearest accepted value is 60" },
+		{ "-d", "nan", 0.001, 60, true, true, -ERANGE,
+		  "-d: 'nan' is out of range: give 0.001 to 60" },
+	};
+	char err[256];
+	double d = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(cli_double(cases[i].what, cases[i].s, cases[i].lo, cases[i].lo_incl,
+					    cases[i].hi, cases[i].hi_incl, &d, err, sizeof(err)),
+				 cases[i].ret);
+		assert_string_equal(err, cases[i].msg);
+	}
 	assert_int_equal(cli_double("-d", "0.5", 0.001, true, 60, true, &d, err, sizeof(err)), 0);
 	assert_true(d == 0.5);
 }
@@ -215,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_near),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_getopt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
