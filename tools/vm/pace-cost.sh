@@ -87,7 +87,12 @@ per_run() {
 			else if (kv[1] == "dram_share") s = kv[2]
 		}
 		if (t <= mt || n == 0) next
-		sum += s; cnt++
+		# the share after the move, averaged over time as report.sh
+		# does (trapezoids between points); from the move to the first
+		# point it is the share of that point (it drops at the move, so a
+		# line from the point before would not hold)
+		area += lt == "" ? s * (t - mt) : (ls + s) / 2 * (t - lt)
+		lt = t; ls = s
 		if (t50 == "" && h >= 0.5 * n) t50 = t - mt
 		if (t90 == "" && h >= 0.9 * n) t90 = t - mt
 	}
@@ -98,7 +103,7 @@ per_run() {
 		if (mt == "") exit
 		printf "%s\t%s\t%.3f\t%s\t%s\t%.4f\t%s\t%s\t%s\n", v, r, mt,
 			t50 == "" ? "never" : sprintf("%.1f", t50), t90 == "" ? "never" : sprintf("%.1f", t90),
-			cnt ? sum / cnt : 0, cpu == "" || v == "numab2" ? "-" : sprintf("%.2f", cpu),
+			(lt > mt ? area / (lt - mt) : 0), cpu == "" || v == "numab2" ? "-" : sprintf("%.2f", cpu),
 			kd == "" ? "-" : sprintf("%.2f", kd), pc == "" ? "-" : pc
 	}' "$3"
 }
