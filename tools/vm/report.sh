@@ -92,7 +92,7 @@ function flush(    o, cov, up, mean, i, dt) {
 		o = o ", \"t50_s\": " num(t50) ", \"t90_s\": " num(t90)
 		o = o ", \"cpu_s\": " num(cpu) ", \"cpu_kdamond_s\": " num(kcpu)
 		o = o ", \"workload_sys_s\": " num(res["sys_s"]) ", \"workload_user_s\": " num(res["user_s"])
-		o = o sprintf(", \"dram_free_min_mib\": %.1f", freemin)
+		o = o sprintf(", \"dram_free_min_mib\": %.1f", freekb / 1024)
 		o = o ", \"dram_free_min_kb\": " num(freekb)
 		o = o ", \"dram_free_low_margin_kb\": " (freekb == "" || wlow == "" ? "null" : freekb - wlow)
 		o = o ", \"filler_moved_down\": " (fill0 > fin["fill_n0"] ? fill0 - fin["fill_n0"] : 0)
@@ -126,7 +126,7 @@ FNR == 1 {
 			C = cl[i]
 	S = substr(f, 1, length(f) - length(C) - 1)
 	err = ""; hot = ""; cold = ""; fill = ""; cold0 = ""; fill0 = ""; t50 = ""; t90 = ""
-	cpu = ""; kcpu = ""; wall = ""; freemin = ""; freekb = ""; wlow = ""; ntl = 0; nb = ""; dem = ""; thp = ""
+	cpu = ""; kcpu = ""; wall = ""; freekb = ""; wlow = ""; ntl = 0; nb = ""; dem = ""; thp = ""
 	bench = ""; kernel = ""; dlines = ""; plines = ""; pconf = ""
 	delete fin; delete res; delete ng
 }
@@ -139,8 +139,6 @@ ext == "fail" { err = err (err == "" ? "" : " ") $0; next }
 	cov = hot > 0 ? a["hot_n0"] / hot : 0
 	if (t50 == "" && cov >= 0.5) t50 = a["t"]
 	if (t90 == "" && cov >= 0.9) t90 = a["t"]
-	fr = a["free_n0_kb"] / 1024
-	if (freemin == "" || fr < freemin) freemin = fr
 	if ("free_n0_kb" in a && (freekb == "" || a["free_n0_kb"] + 0 < freekb)) freekb = a["free_n0_kb"] + 0
 	ntl++; tlt[ntl] = a["t"] + 0; tls[ntl] = a["dram_share"] + 0
 	tl[ntl] = sprintf("[%s,%d,%d,%s]", a["t"] + 0, a["hot_n0"], a["cold_n0"], num(a["dram_share"]))
