@@ -207,6 +207,12 @@ static int list_scenarios(void)
 /* One line a parameter: key, default, meaning (unit) [what it accepts];
  * the key and default columns as wide as their longest entry, so that the
  * table stays aligned whatever a key's name or default. */
+/* A parameter's default as listed: "" when it is empty. */
+static const char *def_text(const struct sim_param_info *p)
+{
+	return *p->def ? p->def : "\"\"";
+}
+
 static int list_params(void)
 {
 	size_t n = sim_param_count();
@@ -217,12 +223,12 @@ static int list_params(void)
 		sim_param_at(i, &p);
 		if ((int)strlen(p.key) > wkey)
 			wkey = (int)strlen(p.key);
-		if ((int)strlen(*p.def ? p.def : "\"\"") > wdef)
-			wdef = (int)strlen(*p.def ? p.def : "\"\"");
+		if ((int)strlen(def_text(&p)) > wdef)
+			wdef = (int)strlen(def_text(&p));
 	}
 	for (size_t i = 0; i < n; i++) {
 		sim_param_at(i, &p);
-		printf("%-*s  %-*s  %s%s%s%s [%s]\n", wkey, p.key, wdef, *p.def ? p.def : "\"\"",
+		printf("%-*s  %-*s  %s%s%s%s [%s]\n", wkey, p.key, wdef, def_text(&p),
 		       p.help, *p.unit ? " (" : "", p.unit, *p.unit ? ")" : "", p.range);
 	}
 	return 0;
