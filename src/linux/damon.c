@@ -71,6 +71,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/damon_pace.h"
 #include "linux/damon_admin.h"
 #include "linux/damon_parse.h"
 #include "linux/damon_tp.h"
@@ -88,6 +89,7 @@ struct round {
 	uint64_t errors;	/* failed reads, refused commands */
 	uint64_t verified_ns;	/* tracepoint: the start of the round's
 				 * ownership check, if it passed; else 0 */
+	struct dpace_sum seen;	/* every region kept or not, for the pace */
 };
 
 struct log_line {
@@ -119,6 +121,7 @@ struct damon_src {
 	bool stop;
 	pid_t *want;		/* a target set to apply (malloc'd), or NULL */
 	uint32_t want_pace;	/* a slowdown to apply, or 0 */
+	bool want_quiet;	/* ... asked while the pipeline was quiet */
 	uint32_t pace;		/* the slowdown the kernel has, >= 1; the
 				 * reader writes it (under mx) */
 	uint64_t pace_changes;	/* commits of a new pace */
@@ -153,7 +156,9 @@ struct damon_src {
 	pid_t open_failed;	/* the kdamond whose event did not open */
 	uint64_t tp_open_errors; /* failed opens counted in st.errors */
 	uint32_t quiet_slowdown; /* from the config, >= 1 */
-	uint32_t asked_pace;	/* the last slowdown set_quiet() asked for */
+	bool quiet;		/* set_quiet()'s last word */
+	struct dpace goal;	/* the access goal's pace */
+	uint32_t asked_pace;	/* the last slowdown the loop asked for */
 	uint32_t loop_pace;	/* copy of pace */
 	struct vma_bounds vmas;	/* mapping bounds of the targets (own lock) */
 };
@@ -590,6 +595,7 @@ static int keep_region(struct damon_src *s, struct round *w, pid_t pid,
 	};
 	struct timespec now;
 
+	dpace_sum_add(&w->seen, r->end - r->start, r->nr_accesses, rep.max_accesses);
 	if (r->nr_accesses && r->nr_accesses < s->hot_min)
 		return 0;
 	if (r->nr_accesses) {
@@ -666,6 +672,7 @@ static void run_round(struct damon_src *s, struct round *w)
 	w->n = 0;
 	w->errors = 0;
 	w->verified_ns = 0;
+	w->seen = (struct dpace_sum){ 0 };
 	if (s->from_tp) {
 		tp_round(s, w);
 		return;
@@ -700,6 +707,17 @@ static int apply_wanted(struct damon_src *s, const pid_t *want, size_t n)
 	return err;
 }
 
+/* Why kdamond 0 runs at @pace, for the log; @quiet: the loop asked while
+ * the pipeline was quiet. */
+static const char *pace_reason(const struct damon_src *s, uint32_t pace, bool quiet)
+{
+	if (pace == 1)
+		return "as configured";
+	if (quiet && s->quiet_slowdown > 1)
+		return "quiet: no page turned ready for a while";
+	return "access goal: few of DAMON's checks see an access";
+}
+
 /*
  * Put kdamond 0 at @pace (io_lock held): both intervals @pace times the
  * configured ones, taken online by a commit, which keeps the regions and
@@ -708,7 +726,7 @@ static int apply_wanted(struct damon_src *s, const pid_t *want, size_t n)
  * configured pace: turning a kdamond off and on would cost its regions. A
  * kdamond that is off keeps its pace until the next change is asked.
  */
-static void apply_pace(struct damon_src *s, uint32_t pace)
+static void apply_pace(struct damon_src *s, uint32_t pace, bool quiet)
 {
 	struct damon_ctx_attrs a;
 	int err;
@@ -736,7 +754,7 @@ static void apply_pace(struct damon_src *s, uint32_t pace)
 	} else if (!err) {
 		slog(s, LOG_INFO, "damon: sampling every %" PRIu64 " us, aggregating every %" PRIu64
 		     " us (%s)", a.sample_us, a.aggr_us,
-		     pace > 1 ? "quiet: no page turned ready for a while" : "as configured");
+		     pace_reason(s, pace, quiet));
 	}
 }
 
@@ -751,6 +769,7 @@ static void *reader_main(void *arg)
 		pid_t *want, kdamond;
 		size_t nr_want;
 		uint32_t pace;
+		bool quiet;
 		struct round t;
 
 		while (!s->stop && !s->requested && !s->want && !s->want_pace)
@@ -761,6 +780,7 @@ static void *reader_main(void *arg)
 		nr_want = s->nr_want;
 		s->want = NULL;
 		pace = s->want_pace;
+		quiet = s->want_quiet;
 		s->want_pace = 0;
 		round = s->requested;
 		s->requested = false;
@@ -772,7 +792,7 @@ static void *reader_main(void *arg)
 		if (want)
 			apply_wanted(s, want, nr_want);
 		if (pace)
-			apply_pace(s, pace);
+			apply_pace(s, pace, quiet);
 		if (round)
 			run_round(s, &s->work);
 		kdamond = damon_admin_kdamond_pid(s->adm, 0);
@@ -807,6 +827,8 @@ static void *reader_main(void *arg)
 /* poll                                                                */
 
 static uint64_t damon_interval_ms(void *priv);
+static void ask_pace(struct damon_src *s, uint32_t pace);
+static uint32_t next_pace(struct damon_src *s, uint64_t now_ms);
 
 /* The round's regions to the sink, in one batch. */
 static int report_round(struct damon_src *s, const struct round *d,
@@ -814,6 +836,7 @@ static int report_round(struct damon_src *s, const struct round *d,
 {
 	int ret;
 
+	dpace_add(&s->goal, &d->seen);
 	if (!d->n)
 		return 0;
 	ret = sink->ranges(sink->sink_arg, d->r, d->n);
@@ -862,6 +885,7 @@ static int tp_report(struct damon_src *s, const struct src_sink *sink)
 	}
 	damon_tp_drain(s->tp);
 	s->mine.n = 0;
+	s->mine.seen = (struct dpace_sum){ 0 };
 	err = damon_tp_take(s->tp, s->verified_ns, &s->orders, tp_keep, s);
 	if (err)
 		s->st.errors++; /* out of memory: the rest waits */
@@ -946,6 +970,7 @@ static int damon_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 	else if (have)
 		ret = report_round(s, &s->mine, sink);
 	s->mine.n = 0;
+	ask_pace(s, next_pace(s, now_ms));
 	ask_round(s, now_ms);
 	return ret;
 }
@@ -1025,6 +1050,8 @@ static struct damon_src *src_new(const struct src_env *env, const struct damon_c
 	s->hot_min = cfg->hot_min_accesses ? (uint32_t)cfg->hot_min_accesses : 1;
 	s->quiet_slowdown = cfg->quiet_slowdown ? (uint32_t)cfg->quiet_slowdown : 1;
 	s->pace = s->asked_pace = s->loop_pace = 1;
+	dpace_init(&s->goal, (uint32_t)cfg->intervals_goal_bp,
+		   cfg->max_pace ? (uint32_t)cfg->max_pace : 1);
 	return s;
 }
 
@@ -1207,20 +1234,45 @@ static uint64_t damon_interval_ms(void *priv)
 }
 
 /* The reader applies the pace (apply_pace()); the loop only asks. */
-static int damon_set_quiet(void *priv, bool quiet)
+static void ask_pace(struct damon_src *s, uint32_t pace)
 {
-	struct damon_src *s = priv;
-	uint32_t pace = quiet ? s->quiet_slowdown : 1;
-
-	if (s->dead)
-		return -ENOTRECOVERABLE;
 	if (pace == s->asked_pace)
-		return 0;
+		return;
 	s->asked_pace = pace;
 	pthread_mutex_lock(&s->mx);
 	s->want_pace = pace;
+	s->want_quiet = s->quiet;
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mx);
+}
+
+/*
+ * The pace the loop wants now (loop thread): the access goal's, and
+ * quiet_slowdown times it while the pipeline is quiet. The goal's window
+ * is dropped while quiet, as it would see the quiet intervals: the goal
+ * goes on from its pace when the pipeline finds work again.
+ */
+static uint32_t next_pace(struct damon_src *s, uint64_t now_ms)
+{
+	uint64_t aggr_ms = s->attrs.aggr_us / 1000;
+
+	if (s->quiet) {
+		dpace_restart(&s->goal);
+		return s->goal.pace * s->quiet_slowdown;
+	}
+	return dpace_decide(&s->goal, now_ms, aggr_ms ? aggr_ms : 1);
+}
+
+static int damon_set_quiet(void *priv, bool quiet)
+{
+	struct damon_src *s = priv;
+
+	if (s->dead)
+		return -ENOTRECOVERABLE;
+	s->quiet = quiet;
+	if (quiet)
+		dpace_restart(&s->goal);
+	ask_pace(s, quiet ? s->goal.pace * s->quiet_slowdown : s->goal.pace);
 	return 0;
 }
 
@@ -1239,8 +1291,9 @@ static const struct src_counter damon_counter_table[] = {
 	{ "damon_tp_unmapped", false, "records", "Records whose target_id no target order of ours maps surely (dropped)." },
 	{ "damon_tp_opens", false, "opens", "Opens of the per-task perf event on a kdamond thread." },
 	{ "damon_tp_pending", true, "records", "Records read and not yet reported (waiting for an ownership check)." },
-	{ "damon_pace", true, "x", "How many times the configured intervals DAMON samples and aggregates at now: quiet_slowdown while the pipeline is quiet, else 1." },
+	{ "damon_pace", true, "x", "How many times the configured intervals DAMON samples and aggregates at now: the access goal's pace (1..max_pace), times quiet_slowdown while the pipeline is quiet." },
 	{ "damon_pace_changes", false, "commits", "Online commits of a new pace." },
+	{ "damon_access_bp", true, "1/10000", "The share of DAMON's checks that saw an access, weighted by region size, in the access goal's last window (0 before the first, or with intervals_goal_bp 0)." },
 };
 
 static void damon_counters(void *priv, src_counter_fn fn, void *arg)
@@ -1262,6 +1315,7 @@ static void damon_counters(void *priv, src_counter_fn fn, void *arg)
 	v[7] = s->pace;
 	v[8] = s->pace_changes;
 	pthread_mutex_unlock(&s->mx);
+	v[9] = s->goal.last_bp;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		fn(arg, damon_counter_table[i].name, v[i], damon_counter_table[i].gauge);
 }
@@ -1359,6 +1413,12 @@ static const struct src_key damon_keys[] = {
 	{ "hot_min_accesses", SRC_KEY_UINT, 1, 1000, "1", "samples",
 	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
 	  DOFF(hot_min_accesses), true, NULL, NULL },
+	{ "intervals_goal_bp", SRC_KEY_UINT, 0, 10000, "400", "bp",
+	  "The share of DAMON's checks to see an access, weighted by region size (as Linux 6.15's intervals_goal access_bp; the default is what DAMON_STAT aims at, 4%). Every 4 aggregations, a share below half of it doubles both intervals, up to max_pace times the configured ones, and one above twice it halves them, never below the configured ones; committed online (Linux 6.11+). A slow workload then gives DAMON as many sightings as a fast one. 0 keeps the configured intervals.",
+	  DOFF(intervals_goal_bp), true, NULL, NULL },
+	{ "max_pace", SRC_KEY_UINT, 1, 64, "8", "x",
+	  "The longest intervals intervals_goal_bp sets, as a multiple of the configured ones (rounded down to a power of two).",
+	  DOFF(max_pace), true, NULL, NULL },
 	{ "quiet_slowdown", SRC_KEY_UINT, 1, 16, "4", "x",
 	  "While no reported page turned ready for 5 s (nothing waits to move, demotion off), DAMON samples and aggregates this many times slower, committed online (Linux 6.11+); the first page that turns ready brings the configured intervals back. 1 keeps them always.",
 	  DOFF(quiet_slowdown), true, NULL, NULL },

@@ -24,6 +24,11 @@ struct damon_cfg {
 	/* While the pipeline is quiet (pl_quiet()), both intervals are this
 	 * many times longer; 1 keeps them (docs/damon-source.md, "Pace"). */
 	uint64_t quiet_slowdown;
+	/* The access goal's pace (core/damon_pace.h): both intervals up to
+	 * max_pace times longer while fewer than intervals_goal_bp / 2 of
+	 * DAMON's checks see an access; 0 keeps them. */
+	uint64_t intervals_goal_bp;
+	uint64_t max_pace;
 	/* "auto" (or ""), "tracepoint" or "sysfs": docs/damon-source.md */
 	char regions_from[SRC_PATH_LEN];
 };

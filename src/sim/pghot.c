@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/damon_pace.h"
 #include "core/pipeline.h"
 #include "sim/damon.h"
 
@@ -39,6 +40,7 @@ struct pgsim {
 	size_t n, cap;
 	struct damon_ctx *ctx[SIM_MAX_PROCS];
 	uint64_t aggrs[SIM_MAX_PROCS];	/* aggregations seen per context */
+	struct dpace pace[SIM_MAX_PROCS];	/* the damon source's pace, per context */
 	struct pl_range *ranges;
 	size_t rcap;
 	uint64_t looked_up;		/* pl_stats.pages_looked_up charged so far */
@@ -237,6 +239,22 @@ void sim_pghot_flush_samples(struct sim *s, enum pghot_src src)
 	ps->n = 0;
 }
 
+/* The damon source's pace (damon.c's next_pace()): the access goal's, and
+ * quiet_slowdown times it while the pipeline is quiet, with the goal's
+ * window dropped. */
+static void set_pace(struct sim *s, struct pgsim *ps, struct damon_ctx *c, uint64_t now_ms)
+{
+	struct dpace *p = &ps->pace[c->target];
+	uint64_t aggr_ms = s->sc->damon.aggr_us / 1000;
+
+	if (pl_quiet(ps->pl, now_ms)) {
+		dpace_restart(p);
+		c->pace = p->pace * (uint32_t)s->sc->pghotd.quiet_slowdown;
+		return;
+	}
+	c->pace = dpace_decide(p, now_ms, aggr_ms ? aggr_ms : 1);
+}
+
 /* pghotd's damon source: a region per report, hot or cold. */
 static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 {
@@ -260,6 +278,8 @@ static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct damon_region *r = &c->r[i];
 
+		dpace_sum_add(&ps->pace[c->target].window, (r->end - r->start) << SIM_PAGE_SHIFT,
+			      r->nr_accesses, c->max_nr_accesses);
 		if (r->nr_accesses && r->nr_accesses < hot_min)
 			continue;
 		ps->ranges[n++] = (struct pl_range){
@@ -275,8 +295,7 @@ static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 	}
 	pl_report_ranges(ps->pl, PGHOT_SRC_SCAN, ps->ranges, n, now / 1000000);
 	pl_flush(ps->pl, now / 1000000);
-	/* the damon source's pace: slower while the pipeline is quiet */
-	c->pace = pl_quiet(ps->pl, now / 1000000) ? (uint32_t)s->sc->pghotd.quiet_slowdown : 1;
+	set_pace(s, ps, c, now / 1000000);
 }
 
 /* ---- set-up ---------------------------------------------------------------- */
@@ -295,6 +314,8 @@ static int add_targets(struct sim *s, struct pgsim *ps)
 			return sim_errf(s, err, "cannot track process %d", (int)p->pid);
 		if (s->c->policy != SIM_POL_PGHOTD_DAMON)
 			continue;
+		dpace_init(&ps->pace[i], (uint32_t)s->sc->pghotd.intervals_goal_bp,
+			   (uint32_t)s->sc->pghotd.max_pace);
 		ps->ctx[i] = sim_damon_new(s, false, i, 100 + (uint64_t)i, damon_aggregated, ps);
 		if (!ps->ctx[i])
 			return sim_errf(s, -ENOMEM, "too many DAMON contexts (one per process)");

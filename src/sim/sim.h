@@ -221,6 +221,8 @@ struct sim_pghotd_cfg {
 	uint64_t hot_min_accesses;
 	uint64_t poll_aggrs;		/* aggregations per report of the regions */
 	uint64_t quiet_slowdown;	/* DAMON intervals times this while quiet */
+	uint64_t intervals_goal_bp;	/* the pace's goal (core/damon_pace.h) */
+	uint64_t max_pace;		/* ... and its slowest pace */
 	uint64_t range_pages_min;	/* pipeline sampling per range: */
 	uint64_t range_pages_max;	/* from min to max with the evidence */
 	uint64_t poll_pages_max;

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The DAMON pace (damon_pace.h): one decision per window of aggregations. */
+#include "core/damon_pace.h"
+
+#include <string.h>
+
+void dpace_init(struct dpace *p, uint32_t goal_bp, uint32_t max_pace)
+{
+	uint32_t top = 1;
+
+	while (max_pace / 2 >= top)
+		top *= 2;
+	memset(p, 0, sizeof(*p));
+	p->goal_bp = goal_bp > 10000 ? 10000 : goal_bp;
+	p->max_pace = top;
+	p->pace = 1;
+}
+
+void dpace_sum_add(struct dpace_sum *sum, uint64_t bytes, uint32_t nr_accesses,
+		   uint32_t max_accesses)
+{
+	if (!max_accesses)
+		return;
+	if (nr_accesses > max_accesses)
+		nr_accesses = max_accesses;
+	sum->seen += (double)bytes * nr_accesses;
+	sum->possible += (double)bytes * max_accesses;
+}
+
+void dpace_add(struct dpace *p, const struct dpace_sum *sum)
+{
+	p->window.seen += sum->seen;
+	p->window.possible += sum->possible;
+}
+
+void dpace_restart(struct dpace *p)
+{
+	p->started = false;
+	p->window = (struct dpace_sum){ 0 };
+}
+
+/* The pace after a window that saw @bp. */
+static uint32_t judged(const struct dpace *p, uint32_t bp)
+{
+	if (2 * (uint64_t)bp < p->goal_bp && p->pace < p->max_pace)
+		return p->pace * 2;
+	if (bp > 2 * (uint64_t)p->goal_bp && p->pace > 1)
+		return p->pace / 2;
+	return p->pace;
+}
+
+uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms)
+{
+	uint64_t window_ms = DPACE_WINDOW_AGGRS * aggr_ms * p->pace;
+
+	if (!p->goal_bp)
+		return p->pace;
+	if (p->started && (now_ms - p->start_ms < window_ms || p->window.possible <= 0))
+		return p->pace;
+	if (p->started) {
+		p->last_bp = (uint32_t)(p->window.seen * 10000 / p->window.possible);
+		p->pace = judged(p, p->last_bp);
+	}
+	p->window = (struct dpace_sum){ 0 };
+	p->started = true;
+	p->start_ms = now_ms;
+	return p->pace;
+}

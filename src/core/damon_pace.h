@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The DAMON pace: how many times its configured sampling and aggregation
+ * intervals a vaddr kdamond of the damon source runs at, chosen from what
+ * it sees, so its evidence does not follow the workload's speed.
+ *
+ * DAMON sees an access to a region when the one page it checks in a
+ * sampling interval was touched since the last check. A workload that
+ * touches a page of its hot set once every 100 ms shows it in 1 of 20
+ * checks at 5 ms, in 1 of 5 at 20 ms: the slower the workload (a guest
+ * under TCG runs a key-value store at 40-90 k GETs/s), the rarer the
+ * sightings that make a page ready, and the more of them are spent on
+ * regions that are all hot anyway. Linux 6.15's intervals_goal tunes both
+ * intervals for a share of the possible access events seen positive
+ * (DAMON_STAT aims 4%; Documentation/admin-guide/mm/damon/stat.rst), with
+ * the share weighted by region size as here; this is that idea for
+ * kernels without it (the test bed's 6.12), applied with an online commit
+ * (6.11+), in powers of two between the configured intervals and
+ * max_pace times them, never faster than configured.
+ *
+ * The rule, once a window of DPACE_WINDOW_AGGRS aggregations at the pace
+ * in use has passed: the share of positive checks, weighted by region
+ * size, below half the goal doubles the pace, above twice the goal halves
+ * it. Doubling about doubles the share of a lukewarm region and halving
+ * about halves it, so one step never crosses the band the next would
+ * undo. Pure: no clock reads, no system calls; time comes in.
+ */
+#ifndef PGHOT_CORE_DAMON_PACE_H
+#define PGHOT_CORE_DAMON_PACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* aggregations at the pace in use a decision waits for */
+#define DPACE_WINDOW_AGGRS 4
+
+/* What a window saw: sums over DAMON regions and aggregations. */
+struct dpace_sum {
+	double seen;		/* nr_accesses x bytes */
+	double possible;	/* max_accesses x bytes */
+};
+
+struct dpace {
+	uint32_t goal_bp;	/* the share aimed at, 1/10000 of checks; 0: off */
+	uint32_t max_pace;	/* the slowest pace, >= 1 */
+	uint32_t pace;		/* the pace in use, a power of two <= max_pace */
+	uint32_t last_bp;	/* the share of the last window judged, 1/10000 */
+	bool started;		/* the window has a start */
+	uint64_t start_ms;	/* when the window began */
+	struct dpace_sum window;
+};
+
+/*
+ * dpace_init() - pace 1, an empty window.
+ * @p:        the state to set, caller's storage
+ * @goal_bp:  the share of DAMON's checks to see positive, 1/10000 (0..10000;
+ *            0 keeps pace 1 for ever, the configured intervals)
+ * @max_pace: the slowest pace, 1..; rounded down to a power of two
+ */
+void dpace_init(struct dpace *p, uint32_t goal_bp, uint32_t max_pace);
+
+/*
+ * dpace_sum_add() - count one DAMON region of one aggregation.
+ * @sum:          where, caller's (a window, or a batch of reports to hand
+ *                to dpace_add() later, e.g. from another thread)
+ * @bytes:        the region's size, bytes
+ * @nr_accesses:  its positive checks in the aggregation (nr_accesses;
+ *                more than @max_accesses counts as @max_accesses)
+ * @max_accesses: the most it could have (aggr_us / sample_us); 0 ignores
+ *                the region
+ */
+void dpace_sum_add(struct dpace_sum *sum, uint64_t bytes, uint32_t nr_accesses,
+		   uint32_t max_accesses);
+
+/* dpace_add() - add @sum (dpace_sum_add()) to the window. */
+void dpace_add(struct dpace *p, const struct dpace_sum *sum);
+
+/*
+ * dpace_decide() - the pace to use from @now_ms on.
+ * @now_ms:  any monotonic clock, ms
+ * @aggr_ms: the configured aggregation interval, ms, >= 1 (the window is
+ *           DPACE_WINDOW_AGGRS times it times the pace in use)
+ *
+ * The first call starts the window; a window that has passed is judged,
+ * then the next one starts. A window with no possible check (nothing
+ * reported) waits for one.
+ * Return: the pace, 1..max_pace; it changes only when a window is judged.
+ */
+uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms);
+
+/* dpace_restart() - drop the window, and start the next at the next
+ * dpace_decide(): what follows is seen otherwise (the intervals changed
+ * for another reason, e.g. the quiet pace). */
+void dpace_restart(struct dpace *p);
+
+#endif

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The DAMON pace: windows of aggregations -> a pace, in powers of two. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "core/damon_pace.h"
+
+#define MB (1ULL << 20)
+
+/* One window that saw @bp of its checks positive (bytes x 20 checks). */
+static uint32_t window(struct dpace *p, uint64_t *now, uint32_t bp)
+{
+	struct dpace_sum s = { 0 };
+
+	/* 10000 pages, @bp of them seen in all 20 checks, the rest in none */
+	dpace_sum_add(&s, 4096ULL * bp, 20, 20);
+	dpace_sum_add(&s, 4096ULL * (10000 - bp), 0, 20);
+	dpace_add(p, &s);
+	*now += DPACE_WINDOW_AGGRS * 100 * p->pace;
+	return dpace_decide(p, *now, 100);
+}
+
+static void test_init(void **state)
+{
+	struct dpace p;
+
+	dpace_init(&p, 400, 12);
+	assert_int_equal(p.max_pace, 8);
+	assert_int_equal(p.pace, 1);
+	dpace_init(&p, 20000, 0);
+	assert_int_equal(p.goal_bp, 10000);
+	assert_int_equal(p.max_pace, 1);
+}
+
+/* Below half the goal doubles, up to max_pace; in the band stays; above
+ * twice the goal halves, down to 1. */
+static void test_steps(void **state)
+{
+	struct dpace p;
+	uint64_t now = 1000;
+
+	dpace_init(&p, 400, 8);
+	assert_int_equal(dpace_decide(&p, now, 100), 1);	/* starts */
+	assert_int_equal(window(&p, &now, 100), 2);
+	assert_int_equal(p.last_bp, 100);
+	assert_int_equal(window(&p, &now, 199), 4);
+	assert_int_equal(window(&p, &now, 50), 8);
+	assert_int_equal(window(&p, &now, 0), 8);		/* max_pace */
+	assert_int_equal(window(&p, &now, 200), 8);		/* goal / 2: stays */
+	assert_int_equal(window(&p, &now, 800), 8);		/* 2 x goal: stays */
+	assert_int_equal(window(&p, &now, 801), 4);
+	assert_int_equal(window(&p, &now, 5000), 2);
+	assert_int_equal(window(&p, &now, 10000), 1);
+	assert_int_equal(window(&p, &now, 10000), 1);		/* never faster */
+}
+
+/* A window is DPACE_WINDOW_AGGRS aggregations at the pace in use, and one
+ * with nothing in it waits. */
+static void test_window(void **state)
+{
+	struct dpace p;
+	struct dpace_sum low = { 0 };
+
+	dpace_sum_add(&low, MB, 0, 20);
+	dpace_init(&p, 400, 8);
+	dpace_decide(&p, 0, 100);
+	dpace_add(&p, &low);
+	assert_int_equal(dpace_decide(&p, 399, 100), 1);
+	assert_int_equal(dpace_decide(&p, 400, 100), 2);
+	assert_int_equal(dpace_decide(&p, 2000, 100), 2);	/* empty: waits */
+	dpace_add(&p, &low);
+	assert_int_equal(dpace_decide(&p, 2001, 100), 4);
+	dpace_add(&p, &low);
+	assert_int_equal(dpace_decide(&p, 2001 + 1599, 100), 4);
+	assert_int_equal(dpace_decide(&p, 2001 + 1600, 100), 8);
+}
+
+/* restart() drops what the window saw; goal 0 never changes the pace. */
+static void test_restart_and_off(void **state)
+{
+	struct dpace p;
+	struct dpace_sum low = { 0 }, high = { 0 };
+
+	dpace_sum_add(&low, MB, 0, 20);
+	dpace_sum_add(&high, MB, 25, 20);	/* more than max: max */
+	dpace_init(&p, 400, 8);
+	dpace_decide(&p, 0, 100);
+	dpace_add(&p, &low);
+	dpace_restart(&p);
+	assert_int_equal(dpace_decide(&p, 1000, 100), 1);	/* starts again */
+	dpace_add(&p, &high);
+	assert_int_equal(dpace_decide(&p, 1400, 100), 1);
+	assert_int_equal(p.last_bp, 10000);
+	dpace_sum_add(&low, MB, 3, 0);		/* max 0: ignored */
+	assert_true(low.possible == 20.0 * MB);
+
+	dpace_init(&p, 0, 8);
+	dpace_decide(&p, 0, 100);
+	dpace_add(&p, &low);
+	assert_int_equal(dpace_decide(&p, 100000, 100), 1);
+	assert_int_equal(p.last_bp, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_restart_and_off),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
