@@ -33,6 +33,13 @@ void dpace_add(struct dpace *p, const struct dpace_sum *sum)
 	p->window.possible += sum->possible;
 }
 
+void dpace_reset(struct dpace *p)
+{
+	dpace_restart(p);
+	p->pace = 1;
+	p->judged = 0;
+}
+
 void dpace_restart(struct dpace *p)
 {
 	p->started = false;
@@ -51,7 +58,8 @@ static uint32_t judged(const struct dpace *p, uint32_t bp)
 
 uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms)
 {
-	uint64_t window_ms = DPACE_WINDOW_AGGRS * aggr_ms * p->pace;
+	uint64_t aggrs = p->judged ? DPACE_WINDOW_AGGRS : DPACE_FIRST_WINDOW_AGGRS;
+	uint64_t window_ms = aggrs * aggr_ms * p->pace;
 
 	if (!p->goal_bp)
 		return p->pace;
@@ -60,6 +68,7 @@ uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms)
 	if (p->started) {
 		p->last_bp = (uint32_t)(p->window.seen * 10000 / p->window.possible);
 		p->pace = judged(p, p->last_bp);
+		p->judged++;
 	}
 	p->window = (struct dpace_sum){ 0 };
 	p->started = true;

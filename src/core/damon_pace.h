@@ -19,7 +19,8 @@
  * max_pace times them, never faster than configured.
  *
  * The rule, once a window of DPACE_WINDOW_AGGRS aggregations at the pace
- * in use has passed: the share of positive checks, weighted by region
+ * in use has passed (the first one DPACE_FIRST_WINDOW_AGGRS: a hot set
+ * moves while DAMON's regions first split along it, at full pace): the share of positive checks, weighted by region
  * size, below half the goal doubles the pace, above twice the goal halves
  * it. Doubling about doubles the share of a lukewarm region and halving
  * about halves it, so one step never crosses the band the next would
@@ -33,6 +34,8 @@
 
 /* aggregations at the pace in use a decision waits for */
 #define DPACE_WINDOW_AGGRS 4
+/* ... the first one: DAMON's regions have split along the hot set */
+#define DPACE_FIRST_WINDOW_AGGRS 20
 
 /* What a window saw: sums over DAMON regions and aggregations. */
 struct dpace_sum {
@@ -45,6 +48,7 @@ struct dpace {
 	uint32_t max_pace;	/* the slowest pace, >= 1 */
 	uint32_t pace;		/* the pace in use, a power of two <= max_pace */
 	uint32_t last_bp;	/* the share of the last window judged, 1/10000 */
+	uint64_t judged;	/* windows judged */
 	bool started;		/* the window has a start */
 	uint64_t start_ms;	/* when the window began */
 	struct dpace_sum window;
@@ -87,6 +91,10 @@ void dpace_add(struct dpace *p, const struct dpace_sum *sum);
  * Return: the pace, 1..max_pace; it changes only when a window is judged.
  */
 uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms);
+
+/* dpace_reset() - back to pace 1 and a first window: a new hot set may be
+ * about (the pipeline found work again after a quiet while). */
+void dpace_reset(struct dpace *p);
 
 /* dpace_restart() - drop the window, and start the next at the next
  * dpace_decide(): what follows is seen otherwise (the intervals changed

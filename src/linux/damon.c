@@ -1246,11 +1246,17 @@ static void ask_pace(struct damon_src *s, uint32_t pace)
 	pthread_mutex_unlock(&s->mx);
 }
 
+/* The pace while the pipeline is quiet: the slower of the goal's and
+ * quiet_slowdown. */
+static uint32_t quiet_pace(const struct damon_src *s)
+{
+	return s->goal.pace > s->quiet_slowdown ? s->goal.pace : s->quiet_slowdown;
+}
+
 /*
- * The pace the loop wants now (loop thread): the access goal's, and
- * quiet_slowdown times it while the pipeline is quiet. The goal's window
- * is dropped while quiet, as it would see the quiet intervals: the goal
- * goes on from its pace when the pipeline finds work again.
+ * The pace the loop wants now (loop thread): the access goal's, or
+ * quiet_pace() while the pipeline is quiet. The goal's window is dropped
+ * while quiet, as it would see the quiet intervals.
  */
 static uint32_t next_pace(struct damon_src *s, uint64_t now_ms)
 {
@@ -1258,11 +1264,13 @@ static uint32_t next_pace(struct damon_src *s, uint64_t now_ms)
 
 	if (s->quiet) {
 		dpace_restart(&s->goal);
-		return s->goal.pace * s->quiet_slowdown;
+		return quiet_pace(s);
 	}
 	return dpace_decide(&s->goal, now_ms, aggr_ms ? aggr_ms : 1);
 }
 
+/* Quiet: the goal waits. Work again: a new hot set may be about, so the
+ * goal starts over at the configured intervals, as at the start. */
 static int damon_set_quiet(void *priv, bool quiet)
 {
 	struct damon_src *s = priv;
@@ -1272,7 +1280,9 @@ static int damon_set_quiet(void *priv, bool quiet)
 	s->quiet = quiet;
 	if (quiet)
 		dpace_restart(&s->goal);
-	ask_pace(s, quiet ? s->goal.pace * s->quiet_slowdown : s->goal.pace);
+	else
+		dpace_reset(&s->goal);
+	ask_pace(s, quiet ? quiet_pace(s) : s->goal.pace);
 	return 0;
 }
 
@@ -1291,7 +1301,7 @@ static const struct src_counter damon_counter_table[] = {
 	{ "damon_tp_unmapped", false, "records", "Records whose target_id no target order of ours maps surely (dropped)." },
 	{ "damon_tp_opens", false, "opens", "Opens of the per-task perf event on a kdamond thread." },
 	{ "damon_tp_pending", true, "records", "Records read and not yet reported (waiting for an ownership check)." },
-	{ "damon_pace", true, "x", "How many times the configured intervals DAMON samples and aggregates at now: the access goal's pace (1..max_pace), times quiet_slowdown while the pipeline is quiet." },
+	{ "damon_pace", true, "x", "How many times the configured intervals DAMON samples and aggregates at now: the access goal's pace (1..max_pace), or the larger of it and quiet_slowdown while the pipeline is quiet." },
 	{ "damon_pace_changes", false, "commits", "Online commits of a new pace." },
 	{ "damon_access_bp", true, "1/10000", "The share of DAMON's checks that saw an access, weighted by region size, in the access goal's last window (0 before the first, or with intervals_goal_bp 0)." },
 };
@@ -1414,7 +1424,7 @@ static const struct src_key damon_keys[] = {
 	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
 	  DOFF(hot_min_accesses), true, NULL, NULL },
 	{ "intervals_goal_bp", SRC_KEY_UINT, 0, 10000, "400", "bp",
-	  "The share of DAMON's checks to see an access, weighted by region size (as Linux 6.15's intervals_goal access_bp; the default is what DAMON_STAT aims at, 4%). Every 4 aggregations, a share below half of it doubles both intervals, up to max_pace times the configured ones, and one above twice it halves them, never below the configured ones; committed online (Linux 6.11+). A slow workload then gives DAMON as many sightings as a fast one. 0 keeps the configured intervals.",
+	  "The share of DAMON's checks to see an access, weighted by region size (as Linux 6.15's intervals_goal access_bp; the default is what DAMON_STAT aims at, 4%). After 20 aggregations at the configured intervals, then every 4, a share below half of it doubles both intervals, up to max_pace times the configured ones, and one above twice it halves them, never below the configured ones; committed online (Linux 6.11+). A slow workload then gives DAMON as many sightings as a fast one. When the pipeline finds work after a quiet while, it starts over. 0 keeps the configured intervals.",
 	  DOFF(intervals_goal_bp), true, NULL, NULL },
 	{ "max_pace", SRC_KEY_UINT, 1, 64, "8", "x",
 	  "The longest intervals intervals_goal_bp sets, as a multiple of the configured ones (rounded down to a power of two).",

@@ -41,6 +41,7 @@ struct pgsim {
 	struct damon_ctx *ctx[SIM_MAX_PROCS];
 	uint64_t aggrs[SIM_MAX_PROCS];	/* aggregations seen per context */
 	struct dpace pace[SIM_MAX_PROCS];	/* the damon source's pace, per context */
+	bool quiet[SIM_MAX_PROCS];	/* ... last seen quiet */
 	struct pl_range *ranges;
 	size_t rcap;
 	uint64_t looked_up;		/* pl_stats.pages_looked_up charged so far */
@@ -239,19 +240,25 @@ void sim_pghot_flush_samples(struct sim *s, enum pghot_src src)
 	ps->n = 0;
 }
 
-/* The damon source's pace (damon.c's next_pace()): the access goal's, and
- * quiet_slowdown times it while the pipeline is quiet, with the goal's
- * window dropped. */
+/* The damon source's pace (damon.c's next_pace() and set_quiet()): the
+ * access goal's; while the pipeline is quiet, the slower of it and
+ * quiet_slowdown, the goal's window dropped; when it turns busy again,
+ * the goal starts over. */
 static void set_pace(struct sim *s, struct pgsim *ps, struct damon_ctx *c, uint64_t now_ms)
 {
 	struct dpace *p = &ps->pace[c->target];
 	uint64_t aggr_ms = s->sc->damon.aggr_us / 1000;
+	uint32_t slow = (uint32_t)s->sc->pghotd.quiet_slowdown;
 
 	if (pl_quiet(ps->pl, now_ms)) {
 		dpace_restart(p);
-		c->pace = p->pace * (uint32_t)s->sc->pghotd.quiet_slowdown;
+		ps->quiet[c->target] = true;
+		c->pace = p->pace > slow ? p->pace : slow;
 		return;
 	}
+	if (ps->quiet[c->target])
+		dpace_reset(p);
+	ps->quiet[c->target] = false;
 	c->pace = dpace_decide(p, now_ms, aggr_ms ? aggr_ms : 1);
 }
 

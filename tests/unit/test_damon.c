@@ -1673,10 +1673,12 @@ static void goal_poll(void *p, uint64_t now_ms, struct coll *c)
 }
 
 /*
- * The access goal: a window of 4 aggregations that saw few accesses (39
- * of 10000 checks, weighted by size, against a goal of 400) doubles both
- * intervals, committed online, up to max_pace; quiet multiplies the pace
- * and keeps the goal's; a window of accesses everywhere halves it.
+ * The access goal: a window that saw few accesses (39 of 10000 checks,
+ * weighted by size, against a goal of 400) doubles both intervals,
+ * committed online, up to max_pace; the first window is 20 aggregations,
+ * the next 4 at the pace in use. Quiet takes the slower of the goal's
+ * pace and quiet_slowdown; work again starts the goal over at pace 1.
+ * A window of accesses everywhere halves the pace.
  */
 static void test_access_goal_pace(void **state)
 {
@@ -1689,45 +1691,49 @@ static void test_access_goal_pace(void **state)
 
 	c.dc.intervals_goal_bp = 400;
 	c.dc.max_pace = 5;	/* rounded down: 4 */
-	c.dc.quiet_slowdown = 4;
+	c.dc.quiet_slowdown = 8;
 	/* 4 KiB seen in all 20 checks, 1016 KiB in none */
 	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 20u, 1u, 0x2000ULL, 0x100000ULL, 0u, 9u);
 	assert_int_equal(damon_open(&c, &p, err, sizeof(err)), 0);
 	damon_src_set_busy_wait(p, 0);
 	assert_int_equal(set_targets_sync(p, a, 1), 0);
 	goal_poll(p, 1000, &col);	/* the window starts */
-	goal_poll(p, 1799, &col);	/* 4 x 200 ms not passed */
+	goal_poll(p, 4999, &col);	/* 20 x 200 ms not passed */
 	assert_int_equal(counter(p, "damon_pace"), 1);
 	assert_int_equal(counter(p, "damon_access_bp"), 0);
-	goal_poll(p, 1800, &col);
+	goal_poll(p, 5000, &col);
 	assert_int_equal(counter(p, "damon_access_bp"), 39);
 	assert_int_equal(counter(p, "damon_pace"), 2);
 	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "20000");
 	assert_string_equal(KGET(k, b, INTERVALS "aggr_us"), "400000");
 	assert_int_equal(k->nr_off, 0);
-	poll_into(p, 1801, &col);	/* the loop takes the pace the kernel has */
+	poll_into(p, 5001, &col);	/* the loop takes the pace the kernel has */
 	assert_int_equal(src_damon.ops->interval_ms(p), 400);
 	/* the next window is 4 aggregations at pace 2 */
-	goal_poll(p, 3399, &col);
+	goal_poll(p, 6599, &col);
 	assert_int_equal(counter(p, "damon_pace"), 2);
-	goal_poll(p, 3400, &col);
+	goal_poll(p, 6600, &col);
 	assert_int_equal(counter(p, "damon_pace"), 4);
 	goal_poll(p, 9800, &col);
 	assert_int_equal(counter(p, "damon_pace"), 4);	/* max_pace */
-	/* quiet: quiet_slowdown times the goal's pace, and back to it */
+	/* quiet: the slower of 4 and quiet_slowdown 8; work again: pace 1 */
 	assert_int_equal(src_damon.ops->set_quiet(p, true), 0);
 	assert_int_equal(damon_src_settle(p), 0);
-	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "160000");
+	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "80000");
 	assert_int_equal(src_damon.ops->set_quiet(p, false), 0);
 	assert_int_equal(damon_src_settle(p), 0);
-	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "40000");
-	/* accesses everywhere: above twice the goal, the pace halves */
+	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "10000");
+	assert_int_equal(counter(p, "damon_pace"), 1);
+	goal_poll(p, 20000, &col);	/* a first window again */
+	/* accesses everywhere from the round the judging poll asks for: above
+	 * twice the goal, the pace halves after the next window */
 	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 20u, 1u, 0x2000ULL, 0x100000ULL, 20u, 9u);
-	goal_poll(p, 20000, &col);	/* a new window after quiet */
-	goal_poll(p, 23200, &col);
-	assert_int_equal(counter(p, "damon_access_bp"), 10000);
+	goal_poll(p, 24000, &col);
 	assert_int_equal(counter(p, "damon_pace"), 2);
-	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "20000");
+	goal_poll(p, 25600, &col);
+	assert_int_equal(counter(p, "damon_access_bp"), 10000);
+	assert_int_equal(counter(p, "damon_pace"), 1);
+	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "10000");
 	src_damon.ops->close(p);
 	fk_free(k);
 }

@@ -19,7 +19,7 @@ static uint32_t window(struct dpace *p, uint64_t *now, uint32_t bp)
 	dpace_sum_add(&s, 4096ULL * bp, 20, 20);
 	dpace_sum_add(&s, 4096ULL * (10000 - bp), 0, 20);
 	dpace_add(p, &s);
-	*now += DPACE_WINDOW_AGGRS * 100 * p->pace;
+	*now += (p->judged ? DPACE_WINDOW_AGGRS : DPACE_FIRST_WINDOW_AGGRS) * 100 * p->pace;
 	return dpace_decide(p, *now, 100);
 }
 
@@ -57,8 +57,9 @@ static void test_steps(void **state)
 	assert_int_equal(window(&p, &now, 10000), 1);		/* never faster */
 }
 
-/* A window is DPACE_WINDOW_AGGRS aggregations at the pace in use, and one
- * with nothing in it waits. */
+/* The first window is DPACE_FIRST_WINDOW_AGGRS aggregations, the next
+ * DPACE_WINDOW_AGGRS at the pace in use; one with nothing in it waits;
+ * reset() starts over at pace 1 with a first window. */
 static void test_window(void **state)
 {
 	struct dpace p;
@@ -68,14 +69,20 @@ static void test_window(void **state)
 	dpace_init(&p, 400, 8);
 	dpace_decide(&p, 0, 100);
 	dpace_add(&p, &low);
-	assert_int_equal(dpace_decide(&p, 399, 100), 1);
-	assert_int_equal(dpace_decide(&p, 400, 100), 2);
-	assert_int_equal(dpace_decide(&p, 2000, 100), 2);	/* empty: waits */
+	assert_int_equal(dpace_decide(&p, 1999, 100), 1);
+	assert_int_equal(dpace_decide(&p, 2000, 100), 2);
+	assert_int_equal(dpace_decide(&p, 4000, 100), 2);	/* empty: waits */
 	dpace_add(&p, &low);
-	assert_int_equal(dpace_decide(&p, 2001, 100), 4);
+	assert_int_equal(dpace_decide(&p, 4001, 100), 4);
 	dpace_add(&p, &low);
-	assert_int_equal(dpace_decide(&p, 2001 + 1599, 100), 4);
-	assert_int_equal(dpace_decide(&p, 2001 + 1600, 100), 8);
+	assert_int_equal(dpace_decide(&p, 4001 + 1599, 100), 4);
+	assert_int_equal(dpace_decide(&p, 4001 + 1600, 100), 8);
+	dpace_reset(&p);
+	assert_int_equal(p.pace, 1);
+	assert_int_equal(dpace_decide(&p, 10000, 100), 1);	/* starts */
+	dpace_add(&p, &low);
+	assert_int_equal(dpace_decide(&p, 10400, 100), 1);	/* a first window */
+	assert_int_equal(dpace_decide(&p, 12000, 100), 2);
 }
 
 /* restart() drops what the window saw; goal 0 never changes the pace. */
@@ -92,7 +99,7 @@ static void test_restart_and_off(void **state)
 	dpace_restart(&p);
 	assert_int_equal(dpace_decide(&p, 1000, 100), 1);	/* starts again */
 	dpace_add(&p, &high);
-	assert_int_equal(dpace_decide(&p, 1400, 100), 1);
+	assert_int_equal(dpace_decide(&p, 3000, 100), 1);
 	assert_int_equal(p.last_bp, 10000);
 	dpace_sum_add(&low, MB, 3, 0);		/* max 0: ignored */
 	assert_true(low.possible == 20.0 * MB);
