@@ -6,13 +6,9 @@
 
 void dpace_init(struct dpace *p, uint32_t goal_bp, uint32_t max_pace)
 {
-	uint32_t top = 1;
-
-	while (max_pace / 2 >= top)
-		top *= 2;
 	memset(p, 0, sizeof(*p));
 	p->goal_bp = goal_bp > 10000 ? 10000 : goal_bp;
-	p->max_pace = top;
+	p->max_pace = max_pace ? max_pace : 1;
 	p->pace = 1;
 }
 
@@ -50,7 +46,7 @@ void dpace_restart(struct dpace *p)
 static uint32_t judged(const struct dpace *p, uint32_t bp)
 {
 	if (2 * (uint64_t)bp < p->goal_bp && p->pace < p->max_pace)
-		return p->pace * 2;
+		return p->pace > p->max_pace / 2 ? p->max_pace : p->pace * 2;
 	if (bp > 2 * (uint64_t)p->goal_bp && p->pace > 1)
 		return p->pace / 2;
 	return p->pace;
@@ -63,15 +59,19 @@ uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms)
 
 	if (!p->goal_bp)
 		return p->pace;
-	if (p->started && (now_ms - p->start_ms < window_ms || p->window.possible <= 0))
+	/* the window starts with what it counts: no report, no start */
+	if (!p->started) {
+		if (p->window.possible > 0) {
+			p->started = true;
+			p->start_ms = now_ms;
+		}
 		return p->pace;
-	if (p->started) {
-		p->last_bp = (uint32_t)(p->window.seen * 10000 / p->window.possible);
-		p->pace = judged(p, p->last_bp);
-		p->judged++;
 	}
-	p->window = (struct dpace_sum){ 0 };
-	p->started = true;
-	p->start_ms = now_ms;
+	if (now_ms - p->start_ms < window_ms)
+		return p->pace;
+	p->last_bp = (uint32_t)(p->window.seen * 10000 / p->window.possible);
+	p->pace = judged(p, p->last_bp);
+	p->judged++;
+	dpace_restart(p);
 	return p->pace;
 }

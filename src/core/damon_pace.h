@@ -8,7 +8,7 @@
  * sampling interval was touched since the last check. A workload that
  * touches a page of its hot set once every 100 ms shows it in 1 of 20
  * checks at 5 ms, in 1 of 5 at 20 ms: the slower the workload (a guest
- * under TCG runs a key-value store at 40-90 k GETs/s), the rarer the
+ * under TCG has run a key-value store at 40-190 k GETs/s), the rarer the
  * sightings that make a page ready, and the more of them are spent on
  * regions that are all hot anyway. Linux 6.15's intervals_goal tunes both
  * intervals for a share of the possible access events seen positive
@@ -16,7 +16,8 @@
  * the share weighted by region size as here; this is that idea for
  * kernels without it (the test bed's 6.12), applied with an online commit
  * (6.11+), in powers of two between the configured intervals and
- * max_pace times them, never faster than configured.
+ * max_pace times them, never faster than configured (a step that would
+ * pass max_pace stops at it).
  *
  * The rule, once a window of DPACE_WINDOW_AGGRS aggregations at the pace
  * in use has passed (the first one DPACE_FIRST_WINDOW_AGGRS: a hot set
@@ -46,7 +47,7 @@ struct dpace_sum {
 struct dpace {
 	uint32_t goal_bp;	/* the share aimed at, 1/10000 of checks; 0: off */
 	uint32_t max_pace;	/* the slowest pace, >= 1 */
-	uint32_t pace;		/* the pace in use, a power of two <= max_pace */
+	uint32_t pace;		/* the pace in use: a power of two, or max_pace */
 	uint32_t last_bp;	/* the share of the last window judged, 1/10000 */
 	uint64_t judged;	/* windows judged */
 	bool started;		/* the window has a start */
@@ -58,8 +59,9 @@ struct dpace {
  * dpace_init() - pace 1, an empty window.
  * @p:        the state to set, caller's storage
  * @goal_bp:  the share of DAMON's checks to see positive, 1/10000 (0..10000;
- *            0 keeps pace 1 for ever, the configured intervals)
- * @max_pace: the slowest pace, 1..; rounded down to a power of two
+ *            0 keeps pace 1 for ever, the configured intervals; 1 too, as a
+ *            share rounds down to whole 1/10000)
+ * @max_pace: the slowest pace, 1.. (0 counts as 1)
  */
 void dpace_init(struct dpace *p, uint32_t goal_bp, uint32_t max_pace);
 
@@ -85,9 +87,9 @@ void dpace_add(struct dpace *p, const struct dpace_sum *sum);
  * @aggr_ms: the configured aggregation interval, ms, >= 1 (the window is
  *           DPACE_WINDOW_AGGRS times it times the pace in use)
  *
- * The first call starts the window; a window that has passed is judged,
- * then the next one starts. A window with no possible check (nothing
- * reported) waits for one.
+ * A window starts at the first call that finds something in it (so a
+ * target that shows up late still gets a whole first window); one that
+ * has passed is judged, and the next starts with the next report.
  * Return: the pace, 1..max_pace; it changes only when a window is judged.
  */
 uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms);

@@ -126,6 +126,7 @@ struct damon_src {
 				 * reader writes it (under mx) */
 	uint64_t pace_changes;	/* commits of a new pace */
 	uint64_t pace_errors;	/* ... that failed, not counted yet */
+	bool pace_refused;	/* the kernel cannot take one: said once */
 	size_t nr_want;
 	int apply_err;		/* the last target set's result, for tests */
 	uint64_t apply_errors;	/* target sets that failed, not counted yet */
@@ -708,12 +709,13 @@ static int apply_wanted(struct damon_src *s, const pid_t *want, size_t n)
 }
 
 /* Why kdamond 0 runs at @pace, for the log; @quiet: the loop asked while
- * the pipeline was quiet. */
+ * the pipeline was quiet (quiet_pace(): quiet_slowdown, or the goal's pace
+ * if slower). */
 static const char *pace_reason(const struct damon_src *s, uint32_t pace, bool quiet)
 {
 	if (pace == 1)
 		return "as configured";
-	if (quiet && s->quiet_slowdown > 1)
+	if (quiet && pace == s->quiet_slowdown)
 		return "quiet: no page turned ready for a while";
 	return "access goal: few of DAMON's checks see an access";
 }
@@ -731,7 +733,18 @@ static void apply_pace(struct damon_src *s, uint32_t pace, bool quiet)
 	struct damon_ctx_attrs a;
 	int err;
 
-	if (pace == s->pace || s->per_target || !commits_online(s))
+	if (pace == s->pace)
+		return;
+	if (s->per_target || !damon_admin_layout(s->adm)->target_nid) {
+		if (!s->pace_refused)
+			slog(s, LOG_NOTICE, "damon: the intervals stay as configured (%s): "
+			     "quiet_slowdown and intervals_goal_bp change them online, which needs "
+			     "Linux 6.11+ and one kdamond for all targets (6.6+)",
+			     s->per_target ? "one kdamond per target" : "no online commit");
+		s->pace_refused = true;
+		return;
+	}
+	if (!commits_online(s))
 		return;
 	a = paced_attrs(s, pace);
 	err = damon_admin_update_context(s->adm, 0, &a);
@@ -1424,10 +1437,10 @@ static const struct src_key damon_keys[] = {
 	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
 	  DOFF(hot_min_accesses), true, NULL, NULL },
 	{ "intervals_goal_bp", SRC_KEY_UINT, 0, 10000, "0", "bp",
-	  "The share of DAMON's checks to see an access, weighted by region size (as Linux 6.15's intervals_goal access_bp; DAMON_STAT aims at 400, 4%). After 20 aggregations at the configured intervals, then every 4, a share below half of it doubles both intervals, up to max_pace times the configured ones, and one above twice it halves them, never below the configured ones; committed online (Linux 6.11+). A slow workload then gives DAMON as many sightings as a fast one. When the pipeline finds work after a quiet while, it starts over. 0 (the default) keeps the configured intervals: on the test bed the share is of the whole address space, and a fast guest lost DRAM access share with it on (docs/damon-source.md, \"The access goal\").",
+	  "The share of DAMON's checks to see an access, weighted by region size (as Linux 6.15's intervals_goal access_bp; DAMON_STAT aims at 400, 4%). After 20 aggregations at the configured intervals, then every 4, a share below half of it doubles both intervals, up to max_pace times the configured ones, and one above twice it halves them, never below the configured ones; committed online (Linux 6.11+). A slow workload then gives DAMON more sightings per check, up to max_pace. When the pipeline finds work after a quiet while, it starts over. 0 (the default) keeps the configured intervals: on the test bed the share is of the whole address space, and a fast guest lost DRAM access share with it on (docs/damon-source.md, \"The access goal\").",
 	  DOFF(intervals_goal_bp), true, NULL, NULL },
 	{ "max_pace", SRC_KEY_UINT, 1, 64, "8", "x",
-	  "The longest intervals intervals_goal_bp sets, as a multiple of the configured ones (rounded down to a power of two).",
+	  "The longest intervals intervals_goal_bp sets, as a multiple of the configured ones (the pace doubles up to it: 1, 2, 4, 8 ...; a step past it stops at it).",
 	  DOFF(max_pace), true, NULL, NULL },
 	{ "quiet_slowdown", SRC_KEY_UINT, 1, 16, "4", "x",
 	  "While no reported page turned ready for 5 s (nothing waits to move, demotion off), DAMON samples and aggregates this many times slower, committed online (Linux 6.11+); the first page that turns ready brings the configured intervals back. 1 keeps them always.",

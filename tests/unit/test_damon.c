@@ -1659,6 +1659,8 @@ static void test_quiet_pace_602(void **state)
 	assert_int_equal(k->nr_on, on);
 	assert_int_equal(k->nr_off, 0);
 	assert_int_equal(counter(p, "damon_pace"), 1);
+	poll_into(p, 1000, &(struct coll){ 0 });	/* the reader's lines */
+	assert_non_null(strstr(logbuf, "intervals stay as configured (one kdamond per target)"));
 	src_damon.ops->close(p);
 	fk_free(k);
 }
@@ -1690,7 +1692,7 @@ static void test_access_goal_pace(void **state)
 	void *p = NULL;
 
 	c.dc.intervals_goal_bp = 400;
-	c.dc.max_pace = 5;	/* rounded down: 4 */
+	c.dc.max_pace = 4;
 	c.dc.quiet_slowdown = 8;
 	/* 4 KiB seen in all 20 checks, 1016 KiB in none */
 	set_regions(k, 0, 2, 0x1000ULL, 0x2000ULL, 20u, 1u, 0x2000ULL, 0x100000ULL, 0u, 9u);
@@ -1709,12 +1711,15 @@ static void test_access_goal_pace(void **state)
 	assert_int_equal(k->nr_off, 0);
 	poll_into(p, 5001, &col);	/* the loop takes the pace the kernel has */
 	assert_int_equal(src_damon.ops->interval_ms(p), 400);
-	/* the next window is 4 aggregations at pace 2 */
-	goal_poll(p, 6599, &col);
+	/* the next window starts with the next report and is 4 aggregations
+	 * at pace 2 */
+	goal_poll(p, 5400, &col);
+	goal_poll(p, 6999, &col);
 	assert_int_equal(counter(p, "damon_pace"), 2);
-	goal_poll(p, 6600, &col);
+	goal_poll(p, 7000, &col);
 	assert_int_equal(counter(p, "damon_pace"), 4);
-	goal_poll(p, 9800, &col);
+	goal_poll(p, 7800, &col);
+	goal_poll(p, 11000, &col);
 	assert_int_equal(counter(p, "damon_pace"), 4);	/* max_pace */
 	/* quiet: the slower of 4 and quiet_slowdown 8; work again: pace 1 */
 	assert_int_equal(src_damon.ops->set_quiet(p, true), 0);

@@ -10,16 +10,32 @@
 
 #define MB (1ULL << 20)
 
-/* One window that saw @bp of its checks positive (bytes x 20 checks). */
-static uint32_t window(struct dpace *p, uint64_t *now, uint32_t bp)
+/* The window's length, ms, at aggr_ms 100. */
+static uint64_t window_ms(const struct dpace *p)
+{
+	return (p->judged ? DPACE_WINDOW_AGGRS : DPACE_FIRST_WINDOW_AGGRS) * 100ULL * p->pace;
+}
+
+/* A sum where @bp of 10000 pages were seen in all 20 checks, the rest in
+ * none. */
+static struct dpace_sum share(uint32_t bp)
 {
 	struct dpace_sum s = { 0 };
 
-	/* 10000 pages, @bp of them seen in all 20 checks, the rest in none */
 	dpace_sum_add(&s, 4096ULL * bp, 20, 20);
 	dpace_sum_add(&s, 4096ULL * (10000 - bp), 0, 20);
+	return s;
+}
+
+/* One whole window that saw @bp: its first report starts it at *@now,
+ * the decision comes a window later. */
+static uint32_t window(struct dpace *p, uint64_t *now, uint32_t bp)
+{
+	struct dpace_sum s = share(bp);
+
 	dpace_add(p, &s);
-	*now += (p->judged ? DPACE_WINDOW_AGGRS : DPACE_FIRST_WINDOW_AGGRS) * 100 * p->pace;
+	assert_int_equal(dpace_decide(p, *now, 100), p->pace);	/* starts */
+	*now += window_ms(p);
 	return dpace_decide(p, *now, 100);
 }
 
@@ -28,85 +44,86 @@ static void test_init(void **state)
 	struct dpace p;
 
 	dpace_init(&p, 400, 12);
-	assert_int_equal(p.max_pace, 8);
+	assert_int_equal(p.max_pace, 12);
 	assert_int_equal(p.pace, 1);
 	dpace_init(&p, 20000, 0);
 	assert_int_equal(p.goal_bp, 10000);
 	assert_int_equal(p.max_pace, 1);
 }
 
-/* Below half the goal doubles, up to max_pace; in the band stays; above
- * twice the goal halves, down to 1. */
+/* Below half the goal doubles, up to max_pace (a step past it stops at
+ * it); in the band stays; above twice the goal halves, down to 1. */
 static void test_steps(void **state)
 {
 	struct dpace p;
 	uint64_t now = 1000;
 
-	dpace_init(&p, 400, 8);
-	assert_int_equal(dpace_decide(&p, now, 100), 1);	/* starts */
+	dpace_init(&p, 400, 12);
 	assert_int_equal(window(&p, &now, 100), 2);
 	assert_int_equal(p.last_bp, 100);
 	assert_int_equal(window(&p, &now, 199), 4);
 	assert_int_equal(window(&p, &now, 50), 8);
-	assert_int_equal(window(&p, &now, 0), 8);		/* max_pace */
-	assert_int_equal(window(&p, &now, 200), 8);		/* goal / 2: stays */
-	assert_int_equal(window(&p, &now, 800), 8);		/* 2 x goal: stays */
-	assert_int_equal(window(&p, &now, 801), 4);
-	assert_int_equal(window(&p, &now, 5000), 2);
+	assert_int_equal(window(&p, &now, 0), 12);		/* max_pace */
+	assert_int_equal(window(&p, &now, 0), 12);
+	assert_int_equal(window(&p, &now, 200), 12);		/* goal / 2: stays */
+	assert_int_equal(window(&p, &now, 800), 12);		/* 2 x goal: stays */
+	assert_int_equal(window(&p, &now, 801), 6);
+	assert_int_equal(window(&p, &now, 5000), 3);
 	assert_int_equal(window(&p, &now, 10000), 1);
 	assert_int_equal(window(&p, &now, 10000), 1);		/* never faster */
 }
 
 /* The first window is DPACE_FIRST_WINDOW_AGGRS aggregations, the next
- * DPACE_WINDOW_AGGRS at the pace in use; one with nothing in it waits;
- * reset() starts over at pace 1 with a first window. */
+ * DPACE_WINDOW_AGGRS at the pace in use; a window starts with its first
+ * report, however late; reset() starts over at pace 1 with a first
+ * window. */
 static void test_window(void **state)
 {
 	struct dpace p;
-	struct dpace_sum low = { 0 };
+	struct dpace_sum low = share(0);
 
-	dpace_sum_add(&low, MB, 0, 20);
 	dpace_init(&p, 400, 8);
-	dpace_decide(&p, 0, 100);
+	assert_int_equal(dpace_decide(&p, 0, 100), 1);		/* nothing: no start */
+	assert_int_equal(dpace_decide(&p, 60000, 100), 1);
 	dpace_add(&p, &low);
-	assert_int_equal(dpace_decide(&p, 1999, 100), 1);
-	assert_int_equal(dpace_decide(&p, 2000, 100), 2);
-	assert_int_equal(dpace_decide(&p, 4000, 100), 2);	/* empty: waits */
+	assert_int_equal(dpace_decide(&p, 60000, 100), 1);	/* starts */
+	assert_int_equal(dpace_decide(&p, 61999, 100), 1);
+	assert_int_equal(dpace_decide(&p, 62000, 100), 2);
+	assert_int_equal(dpace_decide(&p, 70000, 100), 2);	/* nothing: no start */
 	dpace_add(&p, &low);
-	assert_int_equal(dpace_decide(&p, 4001, 100), 4);
-	dpace_add(&p, &low);
-	assert_int_equal(dpace_decide(&p, 4001 + 1599, 100), 4);
-	assert_int_equal(dpace_decide(&p, 4001 + 1600, 100), 8);
+	assert_int_equal(dpace_decide(&p, 70000, 100), 2);
+	assert_int_equal(dpace_decide(&p, 70799, 100), 2);
+	assert_int_equal(dpace_decide(&p, 70800, 100), 4);
 	dpace_reset(&p);
 	assert_int_equal(p.pace, 1);
-	assert_int_equal(dpace_decide(&p, 10000, 100), 1);	/* starts */
 	dpace_add(&p, &low);
-	assert_int_equal(dpace_decide(&p, 10400, 100), 1);	/* a first window */
-	assert_int_equal(dpace_decide(&p, 12000, 100), 2);
+	assert_int_equal(dpace_decide(&p, 80000, 100), 1);	/* starts */
+	assert_int_equal(dpace_decide(&p, 80400, 100), 1);	/* a first window */
+	assert_int_equal(dpace_decide(&p, 82000, 100), 2);
 }
 
-/* restart() drops what the window saw; goal 0 never changes the pace. */
+/* restart() drops what the window saw; nr_accesses above the most counts
+ * as the most; a goal of 0 never changes the pace. */
 static void test_restart_and_off(void **state)
 {
 	struct dpace p;
-	struct dpace_sum low = { 0 }, high = { 0 };
+	struct dpace_sum low = share(0), high = { 0 };
 
-	dpace_sum_add(&low, MB, 0, 20);
-	dpace_sum_add(&high, MB, 25, 20);	/* more than max: max */
+	dpace_sum_add(&high, MB, 25, 20);
 	dpace_init(&p, 400, 8);
-	dpace_decide(&p, 0, 100);
 	dpace_add(&p, &low);
+	dpace_decide(&p, 0, 100);
 	dpace_restart(&p);
-	assert_int_equal(dpace_decide(&p, 1000, 100), 1);	/* starts again */
 	dpace_add(&p, &high);
+	assert_int_equal(dpace_decide(&p, 1000, 100), 1);	/* starts again */
 	assert_int_equal(dpace_decide(&p, 3000, 100), 1);
 	assert_int_equal(p.last_bp, 10000);
 	dpace_sum_add(&low, MB, 3, 0);		/* max 0: ignored */
-	assert_true(low.possible == 20.0 * MB);
+	assert_true(low.possible == 20.0 * 10000 * 4096);
 
 	dpace_init(&p, 0, 8);
-	dpace_decide(&p, 0, 100);
 	dpace_add(&p, &low);
+	dpace_decide(&p, 0, 100);
 	assert_int_equal(dpace_decide(&p, 100000, 100), 1);
 	assert_int_equal(p.last_bp, 0);
 }
