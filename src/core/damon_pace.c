@@ -4,11 +4,13 @@
 
 #include <string.h>
 
-void dpace_init(struct dpace *p, uint32_t goal_bp, uint32_t max_pace)
+void dpace_init(struct dpace *p, uint32_t goal_bp, uint32_t max_pace,
+		uint32_t quiet_slowdown)
 {
 	memset(p, 0, sizeof(*p));
 	p->goal_bp = goal_bp > 10000 ? 10000 : goal_bp;
 	p->max_pace = max_pace ? max_pace : 1;
+	p->quiet_slowdown = quiet_slowdown ? quiet_slowdown : 1;
 	p->pace = 1;
 }
 
@@ -42,6 +44,24 @@ void dpace_restart(struct dpace *p)
 	p->window = (struct dpace_sum){ 0 };
 }
 
+/* The pace while quiet: the slower of the goal's and quiet_slowdown. */
+static uint32_t quiet_pace(const struct dpace *p)
+{
+	return p->pace > p->quiet_slowdown ? p->pace : p->quiet_slowdown;
+}
+
+uint32_t dpace_set_quiet(struct dpace *p, bool quiet)
+{
+	if (quiet != p->quiet) {
+		if (quiet)
+			dpace_restart(p);
+		else
+			dpace_reset(p);
+		p->quiet = quiet;
+	}
+	return quiet ? quiet_pace(p) : p->pace;
+}
+
 /* The pace after a window that saw @bp. */
 static uint32_t judged(const struct dpace *p, uint32_t bp)
 {
@@ -55,8 +75,12 @@ static uint32_t judged(const struct dpace *p, uint32_t bp)
 uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms)
 {
 	uint64_t aggrs = p->judged ? DPACE_WINDOW_AGGRS : DPACE_FIRST_WINDOW_AGGRS;
-	uint64_t window_ms = aggrs * aggr_ms * p->pace;
+	uint64_t window_ms = aggrs * (aggr_ms ? aggr_ms : 1) * p->pace;
 
+	if (p->quiet) {
+		dpace_restart(p);	/* it would see the quiet intervals */
+		return quiet_pace(p);
+	}
 	if (!p->goal_bp)
 		return p->pace;
 	/* the window starts with what it counts: no report, no start */

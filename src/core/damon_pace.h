@@ -21,11 +21,16 @@
  *
  * The rule, once a window of DPACE_WINDOW_AGGRS aggregations at the pace
  * in use has passed (the first one DPACE_FIRST_WINDOW_AGGRS: a hot set
- * moves while DAMON's regions first split along it, at full pace): the share of positive checks, weighted by region
- * size, below half the goal doubles the pace, above twice the goal halves
- * it. Doubling about doubles the share of a lukewarm region and halving
- * about halves it, so one step never crosses the band the next would
- * undo. Pure: no clock reads, no system calls; time comes in.
+ * moves while DAMON's regions first split along it, at full pace): the
+ * share of positive checks, weighted by region size, below half the goal
+ * doubles the pace, above twice the goal halves it. Doubling about doubles
+ * the share of a lukewarm region and halving about halves it, so one step
+ * never crosses the band the next would undo.
+ *
+ * While the pipeline is quiet (pl_quiet()), the pace is the slower of the
+ * goal's and the quiet slowdown, and the goal waits; when it finds work
+ * again, the goal starts over (dpace_reset()). Pure: no clock reads, no
+ * system calls; time comes in.
  */
 #ifndef PGHOT_CORE_DAMON_PACE_H
 #define PGHOT_CORE_DAMON_PACE_H
@@ -47,6 +52,8 @@ struct dpace_sum {
 struct dpace {
 	uint32_t goal_bp;	/* the share aimed at, 1/10000 of checks; 0: off */
 	uint32_t max_pace;	/* the slowest pace, >= 1 */
+	uint32_t quiet_slowdown; /* the pace while quiet, at least, >= 1 */
+	bool quiet;		/* the pipeline is quiet (dpace_set_quiet()) */
 	uint32_t pace;		/* the pace in use: a power of two, or max_pace */
 	uint32_t last_bp;	/* the share of the last window judged, 1/10000 */
 	uint64_t judged;	/* windows judged */
@@ -62,8 +69,11 @@ struct dpace {
  *            0 keeps pace 1 for ever, the configured intervals; 1 too, as a
  *            share rounds down to whole 1/10000)
  * @max_pace: the slowest pace, 1.. (0 counts as 1)
+ * @quiet_slowdown: the pace while the pipeline is quiet, unless the goal's
+ *            is slower, 1.. (0 counts as 1)
  */
-void dpace_init(struct dpace *p, uint32_t goal_bp, uint32_t max_pace);
+void dpace_init(struct dpace *p, uint32_t goal_bp, uint32_t max_pace,
+		uint32_t quiet_slowdown);
 
 /*
  * dpace_sum_add() - count one DAMON region of one aggregation.
@@ -84,15 +94,26 @@ void dpace_add(struct dpace *p, const struct dpace_sum *sum);
 /*
  * dpace_decide() - the pace to use from @now_ms on.
  * @now_ms:  any monotonic clock, ms
- * @aggr_ms: the configured aggregation interval, ms, >= 1 (the window is
- *           DPACE_WINDOW_AGGRS times it times the pace in use)
+ * @aggr_ms: the configured aggregation interval, ms (0 counts as 1; the
+ *           window is DPACE_WINDOW_AGGRS times it times the pace in use)
  *
  * A window starts at the first call that finds something in it (so a
  * target that shows up late still gets a whole first window); one that
- * has passed is judged, and the next starts with the next report.
- * Return: the pace, 1..max_pace; it changes only when a window is judged.
+ * has passed is judged, and the next starts with the next report. While
+ * quiet, the window is dropped and nothing is judged.
+ * Return: the pace, 1..max_pace (while quiet: dpace_set_quiet()'s); it
+ * changes only when a window is judged or the quiet state changes.
  */
 uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms);
+
+/*
+ * dpace_set_quiet() - the pipeline turned quiet (@quiet true) or found work
+ * again (false); the same state again changes nothing. Quiet drops the
+ * window; work again starts the goal over (dpace_reset()).
+ * Return: the pace to use now: while quiet the slower of the goal's and
+ * quiet_slowdown, else the goal's.
+ */
+uint32_t dpace_set_quiet(struct dpace *p, bool quiet);
 
 /* dpace_reset() - back to pace 1 and a first window: a new hot set may be
  * about (the pipeline found work again after a quiet while). */

@@ -156,9 +156,7 @@ struct damon_src {
 	uint64_t verified_ns;	/* the last ownership check that passed */
 	pid_t open_failed;	/* the kdamond whose event did not open */
 	uint64_t tp_open_errors; /* failed opens counted in st.errors */
-	uint32_t quiet_slowdown; /* from the config, >= 1 */
-	bool quiet;		/* set_quiet()'s last word */
-	struct dpace goal;	/* the access goal's pace */
+	struct dpace goal;	/* the access goal's and the quiet pace */
 	uint32_t asked_pace;	/* the last slowdown the loop asked for */
 	uint32_t loop_pace;	/* copy of pace */
 	struct vma_bounds vmas;	/* mapping bounds of the targets (own lock) */
@@ -709,13 +707,13 @@ static int apply_wanted(struct damon_src *s, const pid_t *want, size_t n)
 }
 
 /* Why kdamond 0 runs at @pace, for the log; @quiet: the loop asked while
- * the pipeline was quiet (quiet_pace(): quiet_slowdown, or the goal's pace
- * if slower). */
+ * the pipeline was quiet (dpace_set_quiet(): quiet_slowdown, or the
+ * goal's pace if slower). */
 static const char *pace_reason(const struct damon_src *s, uint32_t pace, bool quiet)
 {
 	if (pace == 1)
 		return "as configured";
-	if (quiet && pace == s->quiet_slowdown)
+	if (quiet && pace == s->goal.quiet_slowdown)
 		return "quiet: no page turned ready for a while";
 	return "access goal: few of DAMON's checks see an access";
 }
@@ -841,7 +839,6 @@ static void *reader_main(void *arg)
 
 static uint64_t damon_interval_ms(void *priv);
 static void ask_pace(struct damon_src *s, uint32_t pace);
-static uint32_t next_pace(struct damon_src *s, uint64_t now_ms);
 
 /* The round's regions to the sink, in one batch. */
 static int report_round(struct damon_src *s, const struct round *d,
@@ -983,7 +980,8 @@ static int damon_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 	else if (have)
 		ret = report_round(s, &s->mine, sink);
 	s->mine.n = 0;
-	ask_pace(s, next_pace(s, now_ms));
+	/* the access goal's (or the quiet pace) */
+	ask_pace(s, dpace_decide(&s->goal, now_ms, s->attrs.aggr_us / 1000));
 	ask_round(s, now_ms);
 	return ret;
 }
@@ -1061,10 +1059,9 @@ static struct damon_src *src_new(const struct src_env *env, const struct damon_c
 		.max_nr_regions = cfg->max_nr_regions ? (uint32_t)cfg->max_nr_regions : 1000,
 	};
 	s->hot_min = cfg->hot_min_accesses ? (uint32_t)cfg->hot_min_accesses : 1;
-	s->quiet_slowdown = cfg->quiet_slowdown ? (uint32_t)cfg->quiet_slowdown : 1;
 	s->pace = s->asked_pace = s->loop_pace = 1;
-	dpace_init(&s->goal, (uint32_t)cfg->intervals_goal_bp,
-		   cfg->max_pace ? (uint32_t)cfg->max_pace : 1);
+	dpace_init(&s->goal, (uint32_t)cfg->intervals_goal_bp, (uint32_t)cfg->max_pace,
+		   (uint32_t)cfg->quiet_slowdown);
 	return s;
 }
 
@@ -1254,48 +1251,19 @@ static void ask_pace(struct damon_src *s, uint32_t pace)
 	s->asked_pace = pace;
 	pthread_mutex_lock(&s->mx);
 	s->want_pace = pace;
-	s->want_quiet = s->quiet;
+	s->want_quiet = s->goal.quiet;
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mx);
 }
 
-/* The pace while the pipeline is quiet: the slower of the goal's and
- * quiet_slowdown. */
-static uint32_t quiet_pace(const struct damon_src *s)
-{
-	return s->goal.pace > s->quiet_slowdown ? s->goal.pace : s->quiet_slowdown;
-}
-
-/*
- * The pace the loop wants now (loop thread): the access goal's, or
- * quiet_pace() while the pipeline is quiet. The goal's window is dropped
- * while quiet, as it would see the quiet intervals.
- */
-static uint32_t next_pace(struct damon_src *s, uint64_t now_ms)
-{
-	uint64_t aggr_ms = s->attrs.aggr_us / 1000;
-
-	if (s->quiet) {
-		dpace_restart(&s->goal);
-		return quiet_pace(s);
-	}
-	return dpace_decide(&s->goal, now_ms, aggr_ms ? aggr_ms : 1);
-}
-
-/* Quiet: the goal waits. Work again: a new hot set may be about, so the
- * goal starts over at the configured intervals, as at the start. */
+/* Quiet, or work again (dpace_set_quiet()); the reader commits the pace. */
 static int damon_set_quiet(void *priv, bool quiet)
 {
 	struct damon_src *s = priv;
 
 	if (s->dead)
 		return -ENOTRECOVERABLE;
-	s->quiet = quiet;
-	if (quiet)
-		dpace_restart(&s->goal);
-	else
-		dpace_reset(&s->goal);
-	ask_pace(s, quiet ? quiet_pace(s) : s->goal.pace);
+	ask_pace(s, dpace_set_quiet(&s->goal, quiet));
 	return 0;
 }
 

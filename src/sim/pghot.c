@@ -41,7 +41,6 @@ struct pgsim {
 	struct damon_ctx *ctx[SIM_MAX_PROCS];
 	uint64_t aggrs[SIM_MAX_PROCS];	/* aggregations seen per context */
 	struct dpace pace[SIM_MAX_PROCS];	/* the damon source's pace, per context */
-	bool quiet[SIM_MAX_PROCS];	/* ... last seen quiet */
 	struct pl_range *ranges;
 	size_t rcap;
 	uint64_t looked_up;		/* pl_stats.pages_looked_up charged so far */
@@ -240,28 +239,6 @@ void sim_pghot_flush_samples(struct sim *s, enum pghot_src src)
 	ps->n = 0;
 }
 
-/* The damon source's pace (damon.c's next_pace() and set_quiet()): the
- * access goal's; while the pipeline is quiet, the slower of it and
- * quiet_slowdown, the goal's window dropped; when it turns busy again,
- * the goal starts over. */
-static void set_pace(struct sim *s, struct pgsim *ps, struct damon_ctx *c, uint64_t now_ms)
-{
-	struct dpace *p = &ps->pace[c->target];
-	uint64_t aggr_ms = s->sc->damon.aggr_us / 1000;
-	uint32_t slow = (uint32_t)s->sc->pghotd.quiet_slowdown;
-
-	if (pl_quiet(ps->pl, now_ms)) {
-		dpace_restart(p);
-		ps->quiet[c->target] = true;
-		c->pace = p->pace > slow ? p->pace : slow;
-		return;
-	}
-	if (ps->quiet[c->target])
-		dpace_reset(p);
-	ps->quiet[c->target] = false;
-	c->pace = dpace_decide(p, now_ms, aggr_ms ? aggr_ms : 1);
-}
-
 /* pghotd's damon source: a region per report, hot or cold. */
 static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 {
@@ -302,7 +279,10 @@ static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 	}
 	pl_report_ranges(ps->pl, PGHOT_SRC_SCAN, ps->ranges, n, now / 1000000);
 	pl_flush(ps->pl, now / 1000000);
-	set_pace(s, ps, c, now / 1000000);
+	/* the damon source's pace: the access goal's, or slower while quiet,
+	 * as damon.c's poll() and set_quiet() */
+	dpace_set_quiet(&ps->pace[c->target], pl_quiet(ps->pl, now / 1000000));
+	c->pace = dpace_decide(&ps->pace[c->target], now / 1000000, s->sc->damon.aggr_us / 1000);
 }
 
 /* ---- set-up ---------------------------------------------------------------- */
@@ -322,7 +302,8 @@ static int add_targets(struct sim *s, struct pgsim *ps)
 		if (s->c->policy != SIM_POL_PGHOTD_DAMON)
 			continue;
 		dpace_init(&ps->pace[i], (uint32_t)s->sc->pghotd.intervals_goal_bp,
-			   (uint32_t)s->sc->pghotd.max_pace);
+			   (uint32_t)s->sc->pghotd.max_pace,
+			   (uint32_t)s->sc->pghotd.quiet_slowdown);
 		ps->ctx[i] = sim_damon_new(s, false, i, 100 + (uint64_t)i, damon_aggregated, ps);
 		if (!ps->ctx[i])
 			return sim_errf(s, -ENOMEM, "too many DAMON contexts (one per process)");

@@ -43,10 +43,10 @@ static void test_init(void **state)
 {
 	struct dpace p;
 
-	dpace_init(&p, 400, 12);
+	dpace_init(&p, 400, 12, 1);
 	assert_int_equal(p.max_pace, 12);
 	assert_int_equal(p.pace, 1);
-	dpace_init(&p, 20000, 0);
+	dpace_init(&p, 20000, 0, 1);
 	assert_int_equal(p.goal_bp, 10000);
 	assert_int_equal(p.max_pace, 1);
 }
@@ -58,7 +58,7 @@ static void test_steps(void **state)
 	struct dpace p;
 	uint64_t now = 1000;
 
-	dpace_init(&p, 400, 12);
+	dpace_init(&p, 400, 12, 1);
 	assert_int_equal(window(&p, &now, 100), 2);
 	assert_int_equal(p.last_bp, 100);
 	assert_int_equal(window(&p, &now, 199), 4);
@@ -82,7 +82,7 @@ static void test_window(void **state)
 	struct dpace p;
 	struct dpace_sum low = share(0);
 
-	dpace_init(&p, 400, 8);
+	dpace_init(&p, 400, 8, 1);
 	assert_int_equal(dpace_decide(&p, 0, 100), 1);		/* nothing: no start */
 	assert_int_equal(dpace_decide(&p, 60000, 100), 1);
 	dpace_add(&p, &low);
@@ -110,7 +110,7 @@ static void test_restart_and_off(void **state)
 	struct dpace_sum low = share(0), high = { 0 };
 
 	dpace_sum_add(&high, MB, 25, 20);
-	dpace_init(&p, 400, 8);
+	dpace_init(&p, 400, 8, 1);
 	dpace_add(&p, &low);
 	dpace_decide(&p, 0, 100);
 	dpace_restart(&p);
@@ -121,11 +121,40 @@ static void test_restart_and_off(void **state)
 	dpace_sum_add(&low, MB, 3, 0);		/* max 0: ignored */
 	assert_true(low.possible == 20.0 * 10000 * 4096);
 
-	dpace_init(&p, 0, 8);
+	dpace_init(&p, 0, 8, 1);
 	dpace_add(&p, &low);
 	dpace_decide(&p, 0, 100);
 	assert_int_equal(dpace_decide(&p, 100000, 100), 1);
 	assert_int_equal(p.last_bp, 0);
+}
+
+/* Quiet: the slower of the goal's pace and quiet_slowdown, nothing
+ * judged, the same state again changes nothing; work again: pace 1 and a
+ * first window. */
+static void test_quiet(void **state)
+{
+	struct dpace p;
+	struct dpace_sum low = share(0);
+	uint64_t now = 0;
+
+	dpace_init(&p, 400, 8, 4);
+	assert_int_equal(window(&p, &now, 0), 2);
+	assert_int_equal(dpace_set_quiet(&p, true), 4);
+	dpace_add(&p, &low);
+	assert_int_equal(dpace_decide(&p, now + 100000, 100), 4);
+	assert_int_equal(p.judged, 1);
+	assert_int_equal(dpace_set_quiet(&p, true), 4);
+	assert_int_equal(dpace_set_quiet(&p, false), 1);
+	assert_int_equal(p.judged, 0);
+	now += 200000;
+	assert_int_equal(window(&p, &now, 0), 2);	/* a first window */
+	assert_int_equal(window(&p, &now, 0), 4);
+	assert_int_equal(window(&p, &now, 0), 8);
+	assert_int_equal(dpace_set_quiet(&p, true), 8);	/* the goal's is slower */
+	assert_int_equal(dpace_set_quiet(&p, false), 1);
+	assert_int_equal(dpace_set_quiet(&p, false), 1);
+	dpace_init(&p, 0, 8, 0);
+	assert_int_equal(dpace_set_quiet(&p, true), 1);	/* 0 counts as 1 */
 }
 
 int main(void)
@@ -135,6 +164,7 @@ int main(void)
 		cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_restart_and_off),
+		cmocka_unit_test(test_quiet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
