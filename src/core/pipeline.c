@@ -27,7 +27,8 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	ret->range_confirm_ms = 1000;
 	ret->range_seen_ttl_ms = 5000;
 	ret->known_top_ttl_ms = 30000;
-	ret->quiet_after_ms = 5000;
+	ret->quiet_after_ms = 3000;
+	ret->quiet_lower_bp = 200;
 	ret->demote_low_pct = 5;
 	ret->demote_high_pct = 10;
 	ret->demote_rate_limit_MBps = 256;
@@ -106,6 +107,8 @@ static int check_params(const struct pl_params *p, char *errbuf, size_t errlen)
 		return seterr(errbuf, errlen,
 			      "need 1 <= range_confirm_ms (%u) < range_seen_ttl_ms (%u)",
 			      p->range_confirm_ms, p->range_seen_ttl_ms);
+	if (p->quiet_lower_bp > 10000)
+		return seterr(errbuf, errlen, "quiet_lower_bp must be 0..10000 (1/10000 of the accesses)");
 	if (p->page_shift < 12 || p->page_shift > 16 || !p->reap_interval_ms)
 		return seterr(errbuf, errlen,
 			      "page_shift must be 12..16 and reap_interval_ms at least 1");
@@ -333,13 +336,8 @@ const struct pl_node *pl_nodes(const struct pl *pl, size_t *ret_n)
 
 bool pl_quiet(const struct pl *pl, uint64_t now_ms)
 {
-	if (!pl || !pl->p.quiet_after_ms || pl->p.demote_enabled || !pl->work_ms ||
-	    now_ms < pl->work_ms + pl->p.quiet_after_ms)
-		return false;
-	for (size_t i = 0; i < pl->nr_w; i++)
-		if (pghot_nr_ready(pl->e, pl->w[i].nid))
-			return false;
-	return true;
+	return pl && pl->p.quiet_after_ms && !pl->demote_wanted && pl->work_ms &&
+	       now_ms >= pl->work_ms + pl->p.quiet_after_ms;
 }
 
 bool pl_demote_wanted(const struct pl *pl)

@@ -208,10 +208,14 @@ struct pl_params {
 	/* Pages found on (or moved to) a top-tier node are not looked up
 	 * again for this long, ms (0: always look). Default 30000. */
 	uint32_t known_top_ttl_ms;
-	/* Quiet (pl_quiet()): no reported page turned ready for this long,
-	 * ms, no page waits, and demotion is off; 0: never quiet. Default
-	 * 5000 (50 DAMON aggregations of 100 ms). */
+	/* Quiet (pl_quiet()): for quiet_after_ms the lower tier's share of
+	 * the accesses seen (pl_lower_share_bp()) stayed below
+	 * quiet_lower_bp and no top-tier node was short of free memory;
+	 * quiet_after_ms 0: never quiet. Defaults 3000 (30
+	 * DAMON aggregations of 100 ms) and 200 (2%: at most that much of
+	 * the accesses could still move to DRAM). */
 	uint32_t quiet_after_ms;
+	uint32_t quiet_lower_bp;	/* 0..10000 */
 	/* Demotion: when a top-tier node's free memory is below low_pct of
 	 * its size, move its coldest known pages to its demote_to node until
 	 * free memory would reach high_pct, at most rate_limit_MBps. */
@@ -406,14 +410,30 @@ const struct pl_node *pl_nodes(const struct pl *pl, size_t *ret_n);
 enum pghot_move_status pl_move_status(int err);
 
 /**
- * pl_quiet() - whether the pipeline has had nothing to do for a while: for
- * quiet_after_ms before @now_ms (ms) no reported page turned ready (met
- * the readiness rule: freq_threshold sightings in the window, an eager
- * range, range promotion), no page waits on a worker, and demotion is off.
- * Lower-tier pages seen once in a hot region and never again do not count:
- * they are what a region's cold part looks like. A source may then watch
- * at a slower pace (src_ops.set_quiet()), as NUMA balancing lengthens a
- * task's scan period while its hint faults find its memory local
+ * pl_lower_share_bp() - the lower tier's share of the accesses the
+ * sources reported lately, 1/10000 (0..10000): each hot report's access
+ * weight (a DAMON range's evidence times its pages, as DAMON weighs its
+ * own access goal; a sample 1) split by where its sampled pages are, over
+ * about the last five polls that brought reports (a fifth of the old
+ * weight goes at each: five DAMON aggregations, whatever their pace). It estimates the share of the
+ * workload's accesses promotion could still bring to the top tier (one
+ * minus its DRAM access share). 0 before any report, and for NULL.
+ */
+uint32_t pl_lower_share_bp(const struct pl *pl);
+
+/**
+ * pl_quiet() - whether promotion has had little to gain for a while: for
+ * quiet_after_ms before @now_ms (ms) the lower tier's share of the
+ * accesses seen (pl_lower_share_bp()) stayed below quiet_lower_bp, and no
+ * top-tier node was short of free memory at the last worker wake
+ * (demotion's pass reads cold regions by their age). Once quiet, it takes
+ * four times quiet_lower_bp to count as work again, so a share near the
+ * line does not flip the pace. A trickle of lukewarm pages turning ready
+ * and waiting for their worker (a key-value store's tail) does not keep
+ * it busy: they need moving, not more evidence; a new hot set on the
+ * lower tier ends it at the next poll. A source may then watch at a
+ * slower pace (src_ops.set_quiet()), as NUMA balancing lengthens a task's
+ * scan period while its hint faults find its memory local
  * (update_task_scan_period() in kernel/sched/fair.c). The time from
  * pl_new() to the first run counts as busy.
  * Return: true when quiet; false also for a NULL @pl.

@@ -36,6 +36,8 @@ struct pl_qent {
 	uint8_t weight;		/* accesses the page counts as, 1..7 */
 	uint32_t run;		/* report it came from, for de-duplicating
 				 * the pages of one folio */
+	float share;		/* access weight it stands for in the lower
+				 * tier's share (pl_share.c); 0: none */
 };
 
 /* The chunks of the known-top and seen sets (pl_known.c, pl_seen.c):
@@ -94,6 +96,14 @@ struct pl_worker {
 	uint64_t idle;		/* skipped wakes (pl_worker_info) */
 };
 
+/* The lower tier's share of the accesses seen (pl_share.c): weights of
+ * pages found on a lower-tier and on a top-tier node, decayed. */
+struct pl_share {
+	double lower, top;		/* folded at at_ms */
+	double new_lower, new_top;	/* since the last fold */
+	uint64_t at_ms;
+};
+
 struct pl {
 	struct pl_params p;
 	struct pghot_engine *e;
@@ -130,8 +140,10 @@ struct pl {
 	bool demote_wanted;
 	uint64_t last_demote_ms;
 	uint64_t mem_ms;	/* nodes' memory last read at, 0: never */
-	uint64_t work_ms;	/* a reported page last turned ready at
-				 * (pl_quiet()); 0: no report or run yet */
+	uint64_t work_ms;	/* the lower tier's share of the accesses was
+				 * last at quiet_lower_bp or more at
+				 * (pl_quiet()); 0: no run yet */
+	struct pl_share share;
 	uint64_t next_reap_ms;
 
 	uint64_t rng;		/* xorshift64 state, never 0 */
@@ -152,6 +164,20 @@ uint64_t pl_rng(struct pl *pl);
  * that old; the workers read it fresh before they move pages. */
 #define PL_MEM_STALE_MS 1000
 void pl_node_mem_fresh(struct pl *pl, uint64_t now_ms);
+
+/* pl_share.c: @weight of the accesses seen landed on a lower-tier page
+ * (@lower) or a top-tier one; folded at pl_flush(), which also marks work
+ * (pl_quiet()), the sums decaying by 1 / PL_SHARE_FOLDS at each fold that
+ * brought weight. Five: a DAMON aggregation's regions are one fold; a
+ * quiet pipeline wakes (8%) at one aggregation with 40% of its weight on
+ * the lower tier or two with 22% (1.6 s at the quiet pace of 800 ms), and
+ * a share that falls from 100% to quiet_lower_bp 2% does so within about
+ * 18 folds of the last promotion (1.8 s at 100 ms). */
+#define PL_SHARE_FOLDS 5
+/* what wakes a quiet pipeline: this times quiet_lower_bp */
+#define PL_WAKE_FACTOR 4
+void pl_share_add(struct pl *pl, bool lower, double weight);
+void pl_share_fold(struct pl *pl, uint64_t now_ms);
 
 /* pl_targets.c */
 struct pl_target *pl_tg_by_space(const struct pl *pl, uint32_t space_id);

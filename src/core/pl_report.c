@@ -146,19 +146,24 @@ static double headroom(const struct pl *pl, int acc_nid)
  * The first page of slice [first, first + step) (page numbers), from
  * offset @off on, that is not known to be on the top tier; probing a few
  * pages keeps sampling a range whose pages went up on the ones that did not.
+ * @ret_first_known: whether the first page probed (a uniform pick of the
+ * slice: the one the lower tier's share counts) is known on the top tier.
  * Return: the page, or UINT64_MAX if every page probed is known.
  */
 static uint64_t slice_page(const struct pl *pl, const struct pl_tgx *x,
 			   uint64_t first, uint64_t step, uint64_t off,
-			   uint64_t now_ms)
+			   uint64_t now_ms, bool *ret_first_known)
 {
 	uint64_t tries = step < 8 ? step : 8;
 
+	*ret_first_known = false;
 	for (uint64_t j = 0; j < tries; j++) {
 		uint64_t page = first + (off + j) % step;
 
 		if (!pl_known_top(pl, &x->known, page, now_ms))
 			return page;
+		if (!j)
+			*ret_first_known = true;
 	}
 	return UINT64_MAX;
 }
@@ -167,13 +172,17 @@ static uint64_t slice_page(const struct pl *pl, const struct pl_tgx *x,
  * Queue @n pages of pages [first, first + npages), one in each of n equal
  * slices at a random offset, so that successive reports of a range cover it
  * (DAMON regions can be gigabytes; their pages share the region's access
- * pattern); pages known to be on the top tier are passed over.
+ * pattern); pages known to be on the top tier are passed over. Each slice
+ * stands for @p accesses a page (the range's evidence) in the lower
+ * tier's share, counted by the slice's first page probed.
  */
 static int queue_samples(struct pl *pl, struct pl_qent *e, uint64_t first,
-			 uint64_t npages, size_t n, uint64_t now_ms)
+			 uint64_t npages, size_t n, double p, uint64_t now_ms)
 {
 	uint64_t step;
 	size_t pushed = 0;
+	bool known;
+	double w;
 	int err;
 
 	if (n > npages)
@@ -185,15 +194,20 @@ static int queue_samples(struct pl *pl, struct pl_qent *e, uint64_t first,
 	if (!n)
 		return 0;
 	step = npages / n;
+	w = p * (double)npages / (double)n;	/* the slices cover it all */
 	for (size_t i = 0; i < n; i++) {
 		uint64_t page = slice_page(pl, &pl->tgx[e->tg], first + i * step, step,
-					   step > 1 ? pl_rng(pl) % step : 0, now_ms);
+					   step > 1 ? pl_rng(pl) % step : 0, now_ms,
+					   &known);
 
+		if (known)
+			pl_share_add(pl, false, w);
 		if (page == UINT64_MAX) {
 			pl->st.pages_known_top++;
 			continue;
 		}
 		e->addr = page << pl->p.page_shift;
+		e->share = known ? 0 : (float)w;
 		err = queue_push(pl, e);
 		if (err)
 			return err;
@@ -225,9 +239,10 @@ static uint64_t range_room(struct pl *pl, int nid)
 
 /* Queue every page of [first, first + npages) not known to be on the top
  * tier, as range promotion, within the poll's budget and room; a 2 MiB
- * chunk known to be all on the top tier is passed over at once. */
+ * chunk known to be all on the top tier is passed over at once. Each page
+ * stands for @p accesses in the lower tier's share. */
 static int queue_whole(struct pl *pl, struct pl_qent *e, uint64_t first,
-		       uint64_t npages, uint64_t now_ms)
+		       uint64_t npages, double p, uint64_t now_ms)
 {
 	const struct pl_known_set *k = &pl->tgx[e->tg].known;
 	uint64_t end = first + npages;
@@ -235,16 +250,19 @@ static int queue_whole(struct pl *pl, struct pl_qent *e, uint64_t first,
 	int err;
 
 	w.weight = (uint8_t)pl->p.tun.freq_threshold;	/* ready at once */
+	w.share = (float)p;
 
 	for (uint64_t page = first; page < end; page++) {
 		if (page % PL_CHUNK_PAGES == 0 && end - page >= PL_CHUNK_PAGES &&
 		    pl_known_all_top(pl, k, page, now_ms)) {
 			pl->st.pages_known_top += PL_CHUNK_PAGES;
+			pl_share_add(pl, false, p * PL_CHUNK_PAGES);
 			page += PL_CHUNK_PAGES - 1;
 			continue;
 		}
 		if (pl_known_top(pl, k, page, now_ms)) {
 			pl->st.pages_known_top++;
+			pl_share_add(pl, false, p);
 			continue;
 		}
 		if (!pl->budget || !pl->range_room) {
@@ -270,7 +288,8 @@ static int queue_whole(struct pl *pl, struct pl_qent *e, uint64_t first,
  * of the range's @want samples.
  */
 static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
-		      uint64_t npages, size_t want, bool whole, uint64_t now_ms)
+		      uint64_t npages, size_t want, bool whole, double p,
+		      uint64_t now_ms)
 {
 	struct pl_seen_set *seen = &pl->tgx[e->tg].seen;
 	uint64_t end = first + npages, run = first;
@@ -286,10 +305,10 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
 			next = end;
 		if (page > run && again != run_again) {
 			err = run_again ?
-				queue_whole(pl, e, run, page - run, now_ms) :
+				queue_whole(pl, e, run, page - run, p, now_ms) :
 				queue_samples(pl, e, run, page - run,
 					      (size_t)((want * (page - run) + npages - 1) / npages),
-					      now_ms);
+					      p, now_ms);
 			run = page;
 		}
 		run_again = again;
@@ -298,10 +317,10 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
 	if (err)
 		return err;
 	if (run_again)
-		return queue_whole(pl, e, run, end - run, now_ms);
+		return queue_whole(pl, e, run, end - run, p, now_ms);
 	return queue_samples(pl, e, run, end - run,
 			     (size_t)((want * (end - run) + npages - 1) / npages),
-			     now_ms);
+			     p, now_ms);
 }
 
 /*
@@ -365,12 +384,13 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 
 	if (!r->cold && explained_by_top(pl, t, r, p, first, npages, now_ms)) {
 		pl->st.ranges_explained++;
+		pl_share_add(pl, false, p * (double)npages);
 		return 0;
 	}
 	if (!r->cold && p > 0 && pl->p.range_promote && range_room(pl, nid))
 		return queue_seen(pl, &e, first, npages, want, !r->spans_mappings,
-				  now_ms);
-	return queue_samples(pl, &e, first, npages, want, now_ms);
+				  p, now_ms);
+	return queue_samples(pl, &e, first, npages, want, r->cold ? 0 : p, now_ms);
 }
 
 int pl_report_ranges(struct pl *pl, enum pghot_src src,
@@ -411,7 +431,6 @@ static void record_page(struct pl *pl, struct pl_target *t, uint64_t addr,
 			const struct pl_page *page, int nid,
 			enum pghot_src src, uint64_t time_ms, unsigned int weight)
 {
-	size_t ready;
 	int err;
 
 	if (page->flags & PL_PAGE_PINNED) {
@@ -422,16 +441,12 @@ static void record_page(struct pl *pl, struct pl_target *t, uint64_t addr,
 	if (!pl_node_lower(pl, page->nid))
 		return;
 	pl->st.pages_lower++;
-	ready = pghot_nr_ready(pl->e, page->nid);
 	err = pghot_record_accesses(pl->e, t->space_id, addr >> pl->p.page_shift,
 				    page->nid, nid, src, time_ms, weight);
 	if (err) {
 		pl->st.record_errors++;
 		return;
 	}
-	/* the page turned ready: work (pl_quiet()) */
-	if (pghot_nr_ready(pl->e, page->nid) > ready && time_ms > pl->work_ms)
-		pl->work_ms = time_ms;
 	t->pages_recorded++;
 	if (weight >= pl->p.tun.freq_threshold && weight > 1)
 		pl->st.pages_eager++;
@@ -459,6 +474,7 @@ int pl_report_samples(struct pl *pl, enum pghot_src src,
 			continue;
 		pl->st.pages_reported++;
 		if (pl_node_get(pl, s[i].page_nid)) {
+			pl_share_add(pl, pl_node_lower(pl, s[i].page_nid), 1);
 			record_page(pl, &pl->tg[t], addr, &page, nid, src,
 				    s[i].time_ms, 1);
 			continue;
@@ -466,12 +482,13 @@ int pl_report_samples(struct pl *pl, enum pghot_src src,
 		if (pl_known_top(pl, &pl->tgx[t].known, addr >> pl->p.page_shift,
 				 s[i].time_ms)) {
 			pl->st.pages_known_top++;
+			pl_share_add(pl, false, 1);
 			continue;
 		}
 		err = queue_push(pl, &(struct pl_qent){
 			.tg = (uint32_t)t, .addr = addr, .time_ms = s[i].time_ms,
 			.nid = (int16_t)nid, .src = (uint8_t)src,
-			.run = pl->runs++, .weight = 1,
+			.run = pl->runs++, .weight = 1, .share = 1,
 		});
 		if (err)
 			return err;
@@ -491,6 +508,9 @@ static void looked_up(struct pl *pl, struct pl_target *t,
 		pl->st.pages_not_present++;
 		return;
 	}
+	/* a pinned page cannot go up: nothing to gain */
+	if (!(page->flags & PL_PAGE_PINNED))
+		pl_share_add(pl, pl_node_lower(pl, page->nid), e->share);
 	if (!pl_node_lower(pl, page->nid))
 		pl_known_mark(pl, &pl->tgx[t - pl->tg].known,
 			      e->addr >> pl->p.page_shift, pl->q_now_ms, true);
@@ -578,11 +598,15 @@ out:
 
 int pl_flush(struct pl *pl, uint64_t now_ms)
 {
+	int err;
+
 	if (!pl)
 		return -EINVAL;
 	if (now_ms > pl->q_now_ms)
 		pl->q_now_ms = now_ms;
 	pl->budget = pl->p.poll_pages_max;
 	pl->range_room = UINT64_MAX;
-	return flush_queue(pl);
+	err = flush_queue(pl);
+	pl_share_fold(pl, pl->q_now_ms);
+	return err;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <math.h>
 #include <cmocka.h>
 
 #include "core/pipeline.h"
@@ -128,6 +129,8 @@ static void test_promote_then_pressure(void **state)
 	assert_int_equal(ta->pages_promoted, fm.moved_up);
 	assert_true(ta->pages_recorded > 0);
 	assert_false(pl_demote_wanted(pl));
+	/* the hot set is up and DRAM has room: quiet, demotion or not */
+	assert_true(pl_quiet(pl, t));
 	pl_stats(pl, &st);
 	assert_int_equal(st.pgdemote_success, 0);
 	/* only cold reports while DRAM has room: no demotion candidates */
@@ -143,6 +146,9 @@ static void test_promote_then_pressure(void **state)
 		step(pl, r, 3, t);
 		/* 256 MB/s for 100 ms: 6553 pages at most per pass */
 		assert_true(fm.moved_down - down_before <= 6554);
+		/* demotion reads cold regions by their age: full pace */
+		if (pl_demote_wanted(pl))
+			assert_false(pl_quiet(pl, t));
 	}
 	pl_stats(pl, &st);
 	tb = pl_target_find(pl, 200);
@@ -510,8 +516,12 @@ static void test_known_top_skips_lookups(void **state)
 /*
  * An idle pipeline costs nothing: workers without ready pages skip their
  * wake (no node memory read, no move), and reports read node memory at
- * most once per PL_MEM_STALE_MS (1 s). pl_quiet() turns true 5 s after the
- * last report that found a lower-tier page, and false again at the next.
+ * most once per PL_MEM_STALE_MS (1 s). pl_quiet() turns true 3 s after
+ * the lower tier's share of the accesses seen fell below quiet_lower_bp
+ * (2%), stays so while 24 pages of 128 turn up there and go up (the
+ * share, over about the last five polls, reaches 3.75%: above the line,
+ * below the four times it that wakes a quiet pipeline), and turns false at
+ * the first report that finds them all there (a new hot set).
  */
 static void test_idle_and_quiet(void **state)
 {
@@ -538,7 +548,7 @@ static void test_idle_and_quiet(void **state)
 		step(pl, &r, 1, t);
 	assert_int_equal(fm_count(a, 0, 128, 0), 128);
 	assert_true(fm.node_mem_calls > 0);
-	assert_false(pl_quiet(pl, 8000));
+	assert_false(pl_quiet(pl, 6000));
 
 	/* all on DRAM now: the reports find no lower-tier page */
 	calls = fm.node_mem_calls;
@@ -548,28 +558,91 @@ static void test_idle_and_quiet(void **state)
 	assert_true(fm.node_mem_calls - calls <= 11);
 	assert_true(pl_quiet(pl, 14000));
 
-	/* a page back on the CXL node (not known-top after 30 s) wakes it */
-	a->nid[5] = 1;
-	for (t = 40000; t <= 40500 && pl_quiet(pl, t); t += 100)
+	assert_int_equal(pl_lower_share_bp(pl), 0);
+
+	/* pages back on the CXL node (not known-top after 30 s): promoted,
+	 * but not worth the full pace */
+	for (size_t i = 0; i < 24; i++)
+		a->nid[5 + i * 5] = 1;
+	for (t = 40000; t <= 41000; t += 100) {
 		step(pl, &r, 1, t);
-	assert_true(t <= 40500);
+		assert_true(pl_quiet(pl, t));
+		if (t == 40000)
+			assert_int_equal(pl_lower_share_bp(pl), 375);
+	}
+	assert_int_equal(fm_count(a, 0, 128, 0), 128);
+
+	/* all of it back (not known-top after 30 s more) wakes it */
+	for (size_t i = 0; i < 128; i++)
+		a->nid[i] = 1;
+	for (t = 80000; t <= 80500 && pl_quiet(pl, t); t += 100)
+		step(pl, &r, 1, t);
+	assert_true(t <= 80500);
 	assert_false(pl_quiet(pl, t));
+	assert_true(pl_lower_share_bp(pl) >= 800);
 	step(pl, &r, 1, t + 100);
 	step(pl, &r, 1, t + 200);
 	assert_int_equal(fm_count(a, 0, 128, 0), 128);
 	free_pl(pl);
 }
 
-/* Never quiet with demotion on (its pass watches free memory) or with
- * quiet_after_ms 0. */
+/*
+ * The lower tier's share of the accesses seen: a range weighs its evidence
+ * times its pages, split by where its sampled pages are (here every page
+ * is sampled); a hotter range weighs more, a cold one nothing, and a
+ * sample weighs 1. Both sums lose a fifth at each poll with reports, so
+ * the share holds without reports and moves towards the new ones.
+ */
+static void test_lower_share(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 1024, 1);
+	struct fm_proc *b = fm_add(&fm, 200, 1, 0x20000000, 1024, 0);
+	struct pl_range r[3] = {
+		damon_range(100, a->base, 1024, 20),	/* 3/4 of it on CXL */
+		damon_range(200, b->base, 1024, 5),	/* a quarter as hot, DRAM */
+		range(200, b->base, 1024, true, 50),	/* cold: no weight */
+	};
+	struct pl_sample smp[4];
+	uint32_t share;
+
+	for (size_t i = 0; i < 256; i++)
+		a->nid[i] = 0;
+	add_target(pl, a);
+	add_target(pl, b);
+	assert_int_equal(pl_lower_share_bp(pl), 0);
+	assert_int_equal(pl_lower_share_bp(NULL), 0);
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, r, 1, 1000), 0);
+	assert_int_equal(pl_lower_share_bp(pl), 0);	/* folded at the flush */
+	assert_int_equal(pl_flush(pl, 1000), 0);
+	assert_int_equal(pl_lower_share_bp(pl), 7500);
+	/* the next poll: 768 x 1 on CXL and 256 x 1 on DRAM, a fifth gone,
+	 * and 1024 x 0.25 more on DRAM */
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &r[1], 2, 1100), 0);
+	assert_int_equal(pl_flush(pl, 1100), 0);
+	share = (uint32_t)lround(768 * 0.8 / (1024 * 0.8 + 256) * 10000);
+	assert_int_equal(pl_lower_share_bp(pl), share);
+	/* a poll without reports changes nothing */
+	assert_int_equal(pl_flush(pl, 3000), 0);
+	assert_int_equal(pl_lower_share_bp(pl), share);
+	/* four samples whose node is known (DRAM) weigh 1 each */
+	for (size_t i = 0; i < 4; i++)
+		smp[i] = (struct pl_sample){ .pid = 200, .vaddr = b->base + i * FM_PAGE,
+					     .page_nid = 0, .nid = PGHOT_NID_UNKNOWN,
+					     .time_ms = 3000 };
+	assert_int_equal(pl_report_samples(pl, PGHOT_SRC_HWHINT, smp, 4), 0);
+	assert_int_equal(pl_flush(pl, 3000), 0);
+	assert_int_equal(pl_lower_share_bp(pl),
+			 (uint32_t)lround(768 * 0.64 / ((1024 * 0.8 + 256) * 0.8 + 4) * 10000));
+	free_pl(pl);
+}
+
+/* Never quiet with quiet_after_ms 0. */
 static void test_quiet_off(void **state)
 {
 	struct pl_params p;
-	struct pl *pl = new_pl(true);
+	struct pl *pl;
 
-	assert_int_equal(pl_run(pl, 1000, NULL), 0);
-	assert_false(pl_quiet(pl, 100000));
-	free_pl(pl);
 	pl_params_default(PGHOT_MODE_DEFAULT, &p);
 	p.quiet_after_ms = 0;
 	pl = new_pl_params(&p, &fm_ops);
@@ -865,6 +938,7 @@ int main(void)
 		cmocka_unit_test(test_samples_grow_with_evidence),
 		cmocka_unit_test(test_known_top_skips_lookups),
 		cmocka_unit_test(test_idle_and_quiet),
+		cmocka_unit_test(test_lower_share),
 		cmocka_unit_test(test_quiet_off),
 		cmocka_unit_test(test_pinned_pages),
 		cmocka_unit_test(test_demote_failed_move),

@@ -227,7 +227,12 @@ say "case.demotion_enabled=$(cat /sys/kernel/mm/numa/demotion_enabled)"
 ticks() { awk '{ print $14 + $15 }' /proc/$1/stat 2>/dev/null; }
 # kdamond CPU, sampled while it runs: a vaddr kdamond (pghotd's) stops by
 # itself when its target exits, and its ticks go with it
+# It also writes the promoter's cost so far once a second (cost.tl: clock
+# ticks of the kdamonds and of pghotd, cumulative), to see when the CPU
+# is spent: while the hot set moves, or watching afterwards.
 kd_sampler() {
+	n=0
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	while :; do
 		for K in /sys/kernel/mm/damon/admin/kdamonds/[0-9]*; do
 			p=$(cat $K/pid 2>/dev/null)
@@ -237,6 +242,13 @@ kd_sampler() {
 			[ -n "$PIN_BENCH" ] && [ ! -e /tmp/kdpinned.$p ] &&
 				taskset -p -c $OTHER $p >/dev/null 2>&1 && : > /tmp/kdpinned.$p
 		done
+		n=$((n + 1))
+		# with pghotd's pace and the lower tier's share of the accesses
+		[ $((n % 2)) = 0 ] && { cat /proc/uptime; cat /tmp/pghot.prom 2>/dev/null; } |
+			awk -v t0=$t0 -v kd=$(kd_ticks) -v d=$(ticks ${DPID:-0} || echo 0) \
+			'NR == 1 { printf "cost.tl t=%.1f kdamond_ticks=%d daemon_ticks=%d", $1 - t0, kd, d; next }
+			/^pghot_(damon_pace|lower_access_bp) / { printf " %s=%s", substr($1, 7), $2 }
+			END { print "" }' >> /tmp/cost.out
 		sleep 0.5
 	done
 }
@@ -286,7 +298,7 @@ diag_sampler() {
 		sum=$(diag_regions | awk '{ n++; b += $3 - $2; if ($4 > 0) { h++; hb += $3 - $2 } if ($4 > m) m = $4 }
 			END { printf "tried=%d tried_mib=%.0f accessed=%d accessed_mib=%.1f max_nr_accesses=%d", n, b / 1048576, h, hb / 1048576, m }')
 		# source_reports=... from pghot_source_reports_total{source="damon"} ...
-		cnt=$(grep -E '^pghot_(source_(reports|errors)_total\{source="damon"\}|(damon_tp_records|damon_tp_lost|pages_reported|pages_looked_up|query_syscalls|pgpromote_success)_total(\{[^}]*\})?) ' /tmp/pghot.prom 2>/dev/null |
+		cnt=$(grep -E '^pghot_(source_(reports|errors)_total\{source="damon"\}|(damon_tp_records|damon_tp_lost|pages_reported|pages_looked_up|query_syscalls|pgpromote_success)_total(\{[^}]*\})?|damon_pace|lower_access_bp) ' /tmp/pghot.prom 2>/dev/null |
 			awk '{ n = $1; sub(/^pghot_/, "", n); sub(/_total.*/, "", n); v[n] += $NF; if (!(n in o)) { o[n] = 1; k[++nk] = n } }
 			END { for (i = 1; i <= nk; i++) printf "%s%s=%.15g", (i > 1 ? " " : ""), k[i], v[k[i]] }')
 		say "diag.t=$t kdamond=$(cat $K/state 2>/dev/null)/$(cat $K/pid 2>/dev/null) target_regions=$(cat $K/contexts/0/targets/0/regions/nr_regions 2>/dev/null) $sum $cnt $(diag_sched)" >> /tmp/diag.out
@@ -346,6 +358,7 @@ damon | damon-watch)
 	done
 	say "cpu_kdamond_ticks=$cpu"
 	say "cpu_ticks=$cpu"
+	cat /tmp/cost.out 2>/dev/null
 	;;
 pghotd | pghotd-damos)
 	t=$(ticks $DPID)
@@ -368,7 +381,7 @@ pghotd | pghotd-damos)
 	fi
 	[ -n "${GPID:-}" ] && kill $GPID 2>/dev/null
 	[ -s /tmp/ctl.out ] && { cat /tmp/ctl.out; echo; }
-	cat /tmp/diag.out /tmp/diag.regions 2>/dev/null
+	cat /tmp/diag.out /tmp/diag.regions /tmp/cost.out 2>/dev/null
 	wait $DPID; say "pghotd.exit_status=$?"
 	DPID=
 	prom=$(sed -n 's/^prometheus_file *= *//p' /etc/pghot.conf | tr -d ' ')

@@ -2,7 +2,7 @@
 # What the quiet pace costs (docs/damon-source.md, "Pace"). The phase
 # scenario (tools/vm/scenarios.sh: promote's 32 MiB hot part, moved to
 # offset 128 MiB at 30 s, when pghotd has long been quiet) runs with pghotd at
-# the default quiet_slowdown (4), with quiet_slowdown = 1 (no pace), and with
+# the default quiet_slowdown (8), with quiet_slowdown = 1 (no pace), and with
 # NUMA balancing for reference, REPEAT times each; then a table of medians
 # (min-max) of how soon the moved hot part is on DRAM and what pghotd cost.
 #   tools/vm/pace-cost.sh [--repeat N] [--out DIR] [--update FILE]  run, then the table
@@ -37,11 +37,11 @@ if [ -n "$UPDATE" ] && ! { grep -qxF "$BEGIN_L" "$UPDATE" && grep -qxF "$END_L" 
 fi
 
 # variant name, case, config (empty: the scenario's)
-VARIANTS="pace4 pace1 numab2"
+VARIANTS="default pace1 numab2"
 variant_case() { case $1 in numab2) echo numab2 ;; *) echo pghotd ;; esac; }
 variant_label() {
 	case $1 in
-	pace4) echo "pghotd, quiet_slowdown 4 (default)" ;;
+	default) echo "pghotd, quiet_slowdown 8 (default)" ;;
 	pace1) echo "pghotd, quiet_slowdown 1 (no pace)" ;;
 	numab2) echo "numab2" ;;
 	esac

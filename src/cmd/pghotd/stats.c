@@ -39,7 +39,7 @@ struct snap {
 	uint64_t folio_method[PAGEMAP_METHOD_MAX];	/* 1: the one in use */
 	uint64_t policy_status_reads, policy_maps_reads, policy_maps_bytes;
 	uint64_t targets, targets_added, targets_exited, target_scans;
-	uint64_t engine_bytes, tracked_pages;
+	uint64_t engine_bytes, tracked_pages, lower_share_bp;
 	uint64_t ctl_refused, ctl_idle, reloads, reload_failures;
 	uint64_t uptime_ms, cpu_us;
 };
@@ -222,6 +222,9 @@ static const struct stat_entry table[] = {
 	   "Wakes of this lower-tier node's promotion worker (every sleep_ms while it has ready pages).", LOWER(wakes)),
 	CL("pghot_worker_idle_total", LBL_LOWER, "node", "wakes",
 	   "Turns of this worker's clock (every sleep_ms) skipped: no page was ready, so no node memory was read and nothing moved.", LOWER(idle)),
+	G("pghot_lower_access_bp", "1/10000",
+	  "The lower tier's share of the accesses the sources saw in about their last five polls (DAMON aggregations) with reports (a DAMON region weighs its size times the share of its checks that saw an access), split by where their sampled pages are: what promotion could still gain, one minus the DRAM access share. Below 200 for 3 s, with no top-tier node short of memory, the sources watch at their quiet pace; 800 brings the full pace back.",
+	  S(lower_share_bp)),
 	/* the daemon */
 	G("pghot_engine_memory_bytes", "bytes", "Memory of the engine's records and queues.", S(engine_bytes)),
 	G("pghot_engine_tracked_pages", "pages", "Pages with a record.", S(tracked_pages)),
@@ -378,6 +381,7 @@ static void snap_take(struct daemon *d, struct snap *s)
 	pghot_mem_stats(pl_engine(d->pl), &ms);
 	s->engine_bytes = ms.bytes_total;
 	s->tracked_pages = ms.nr_tracked_pages;
+	s->lower_share_bp = pl_lower_share_bp(d->pl);
 	s->ctl_refused = d->ctl_st.refused;
 	s->ctl_idle = d->ctl_st.evicted + d->ctl_st.timed_out;
 	s->reloads = d->st.reloads;
