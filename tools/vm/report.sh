@@ -17,7 +17,10 @@
 #          or {"repeat": N, "error": "why"}]}}}}}
 # FIGURE: hot_coverage, cold_promoted_fraction, dram_access_share_mean,
 # dram_access_share_end (0..1), t50_s, t90_s (null: never reached), cpu_s,
-# cpu_kdamond_s (null: no such process), workload_sys_s, workload_user_s,
+# cpu_kdamond_s (null: no such process), cpu_last30_s (the promoter's CPU,
+# kdamonds and pghotd, over the last 30 s of the guest's cost.tl lines: what
+# watching costs once the hot set has moved; null for numab0, numab2 and runs
+# without those lines), workload_sys_s, workload_user_s,
 # promoter_cpu_s (numab2: the workload's system time above numab0's median in
 # the same scenario; damon, pghotd: cpu_s), dram_free_min_mib,
 # dram_free_min_kb, dram_free_low_margin_kb (dram_free_min_kb minus node 0's
@@ -70,6 +73,13 @@ function group(name, g,    out, k, first) {
 	for (k = 1; k <= ng[g]; k++) { out = out (first ? "" : ", ") jstr(gk[g, k]) ": " gv[g, k]; first = 0 }
 	return out "}"
 }
+# the promoter ticks of the last 30 s of cost.tl, in s; null without them
+function last30(    i, j) {
+	if (C ~ /^numab/ || nct < 2 || ctt[nct] - ctt[1] < 30) return "null"
+	j = 1
+	for (i = 1; i <= nct; i++) if (ctt[i] <= ctt[nct] - 30) j = i
+	return sprintf("%.2f", (ctk[nct] - ctk[j]) / 100)
+}
 # one run: print its JSON object as one line "SCENARIO<TAB>CASE<TAB>json"
 function flush(    o, cov, up, mean, i, dt) {
 	if (S == "") return
@@ -91,6 +101,7 @@ function flush(    o, cov, up, mean, i, dt) {
 		o = o ", \"dram_access_share_end\": " num(fin["dram_share"])
 		o = o ", \"t50_s\": " num(t50) ", \"t90_s\": " num(t90)
 		o = o ", \"cpu_s\": " num(cpu) ", \"cpu_kdamond_s\": " num(kcpu)
+		o = o ", \"cpu_last30_s\": " last30()
 		o = o ", \"workload_sys_s\": " num(res["sys_s"]) ", \"workload_user_s\": " num(res["user_s"])
 		o = o sprintf(", \"dram_free_min_mib\": %.1f", freekb / 1024)
 		o = o ", \"dram_free_min_kb\": " num(freekb)
@@ -127,7 +138,7 @@ FNR == 1 {
 	S = substr(f, 1, length(f) - length(C) - 1)
 	err = ""; hot = ""; cold = ""; fill = ""; cold0 = ""; fill0 = ""; t50 = ""; t90 = ""
 	cpu = ""; kcpu = ""; wall = ""; freekb = ""; wlow = ""; ntl = 0; nb = ""; dem = ""; thp = ""
-	bench = ""; kernel = ""; dlines = ""; plines = ""; pconf = ""
+	bench = ""; kernel = ""; dlines = ""; plines = ""; pconf = ""; nct = 0
 	delete fin; delete res; delete ng
 }
 ext == "fail" { err = err (err == "" ? "" : " ") $0; next }
@@ -155,6 +166,7 @@ ext == "fail" { err = err (err == "" ? "" : " ") $0; next }
 /^topo\.node0_wmark_low_kb=[0-9]+$/ { wlow = substr($0, index($0, "=") + 1) + 0; next }
 /^case\.pghotd_conf_file=/ { pconf = substr($0, 23); next }
 /^cpu_ticks=/ { cpu = substr($0, 11) / 100; next }
+/^cost\.tl / { kv($0, a); nct++; ctt[nct] = a["t"] + 0; ctk[nct] = a["kdamond_ticks"] + a["daemon_ticks"]; next }
 /^cpu_kdamond_ticks=/ { kcpu = substr($0, 19) / 100; next }
 /^damon\.kdamond[0-9]+=/ { dlines = dlines (dlines == "" ? "" : ", ") jstr(substr($0, 7)); next }
 /^pghotd\.conf: / {
@@ -191,7 +203,7 @@ def med: sort_by(key) | length as $n |
 def lo: map(key) | min | unkey;
 def hi: map(key) | max | unkey;
 def figs: ["hot_coverage", "cold_promoted_fraction", "dram_access_share_mean",
-	"dram_access_share_end", "t50_s", "t90_s", "cpu_s", "cpu_kdamond_s", "workload_sys_s",
+	"dram_access_share_end", "t50_s", "t90_s", "cpu_s", "cpu_kdamond_s", "cpu_last30_s", "workload_sys_s",
 	"workload_user_s", "promoter_cpu_s", "dram_free_min_mib", "dram_free_min_kb",
 	"dram_free_low_margin_kb", "filler_moved_down", "hot_pages", "cold_pages", "filler_pages",
 	"ops_per_s", "lat_p50_ns", "lat_p99_ns", "wall_s"];

@@ -81,6 +81,7 @@ def figures($name; $sc): [
 	["t90 hot set on DRAM (s)", ["t90_s"], "time"],
 	["promoter CPU (s)", ["promoter_cpu_s"], "cpu"],
 	["  of which kdamond (s)", ["cpu_kdamond_s"], "cpu"],
+	["  of which the last 30 s (s)", ["cpu_last30_s"], "cpu"],
 	["workload system time (s)", ["workload_sys_s"], "cpu"],
 	["DRAM free min (MiB)", ["dram_free_min_mib"], "mib"],
 	(if any(goal_defs[]; .[0] == $name and .[2] == "dram_free_low_margin_kb") then
@@ -97,7 +98,8 @@ def summary_figures: [
 	["hot set on DRAM at the end", ["hot_coverage"], "pct1"],
 	["cold pages moved up", ["cold_promoted_fraction"], "pct2"],
 	["t90 hot set on DRAM (s)", ["t90_s"], "time"],
-	["promoter CPU (s)", ["promoter_cpu_s"], "cpu"]];
+	["promoter CPU (s)", ["promoter_cpu_s"], "cpu"],
+	["promoter CPU, last 30 s (s)", ["cpu_last30_s"], "cpu"]];
 def counter_rows($sc; $g): [$sc.cases[] | .median[$g] // {} | keys[]] | unique |
 	map([.] as $n | ["\($g).\(.)", [$g] + $n, (if endswith("_seconds_total") or endswith("_seconds") then "cpu" else "int" end)]);
 def main_counters: [["pgpromote_success", ["vmstat", "pgpromote_success"], "int"],
