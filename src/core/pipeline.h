@@ -208,10 +208,11 @@ struct pl_params {
 	/* Pages found on (or moved to) a top-tier node are not looked up
 	 * again for this long, ms (0: always look). Default 30000. */
 	uint32_t known_top_ttl_ms;
-	/* Quiet (pl_quiet()): for quiet_after_ms the lower tier's share of
-	 * the accesses seen (pl_lower_share_bp()) stayed below
-	 * quiet_lower_bp and no top-tier node was short of free memory;
-	 * quiet_after_ms 0: never quiet. Defaults 3000 (30
+	/* Quiet (pl_quiet()): for quiet_after_ms no poll with reports found
+	 * the lower tier's share of the accesses seen (pl_lower_share_bp())
+	 * at quiet_lower_bp or more, and demotion does not want pages (no
+	 * top-tier node below demote_low_pct); quiet_after_ms 0: never
+	 * quiet. Defaults 3000 (30
 	 * DAMON aggregations of 100 ms) and 200 (2%: at most that much of
 	 * the accesses could still move to DRAM). */
 	uint32_t quiet_after_ms;
@@ -423,10 +424,11 @@ uint32_t pl_lower_share_bp(const struct pl *pl);
 
 /**
  * pl_quiet() - whether promotion has had little to gain for a while: for
- * quiet_after_ms before @now_ms (ms) the lower tier's share of the
- * accesses seen (pl_lower_share_bp()) stayed below quiet_lower_bp, and no
- * top-tier node was short of free memory at the last worker wake
- * (demotion's pass reads cold regions by their age). Once quiet, it takes
+ * quiet_after_ms before @now_ms (ms) no poll with reports found the lower
+ * tier's share of the accesses seen (pl_lower_share_bp()) at
+ * quiet_lower_bp or more (so no reports at all count as quiet), and
+ * demotion, when on, found no top-tier node below demote_low_pct at the
+ * last worker wake (its pass reads cold regions by their age). Once quiet, it takes
  * four times quiet_lower_bp to count as work again, so a share near the
  * line does not flip the pace. A trickle of lukewarm pages turning ready
  * and waiting for their worker (a key-value store's tail) does not keep

@@ -1411,7 +1411,7 @@ static const struct src_key damon_keys[] = {
 	  "The longest intervals intervals_goal_bp sets, as a multiple of the configured ones (the pace doubles up to it: 1, 2, 4, 8 ...; a step past it stops at it).",
 	  DOFF(max_pace), true, NULL, NULL },
 	{ "quiet_slowdown", SRC_KEY_UINT, 1, 16, "8", "x",
-	  "While promotion has little to gain (for 3 s the lower tier held under 2% of the accesses the sources saw and no top-tier node was short of memory), DAMON samples and aggregates this many times slower, committed online (Linux 6.11+); a lower-tier share of 8% brings the configured intervals back. 1 keeps them always.",
+	  "While promotion has little to gain (for 3 s the lower tier held under 2% of the accesses the sources saw and demotion, if on, wanted no pages), DAMON samples and aggregates this many times slower, committed online (Linux 6.11+); a lower-tier share of 8% brings the configured intervals back. 1 keeps them always.",
 	  DOFF(quiet_slowdown), true, NULL, NULL },
 	{ "regions_from", SRC_KEY_STRING, 0, 0, "auto", "",
 	  "Where DAMON's regions are read: auto (the damon:damon_aggregated tracepoint through perf where tracefs is mounted and pghotd has CAP_PERFMON, else the sysfs tried-regions query, which costs four file reads per region per interval and DAMOS stat schemes), tracepoint (fail without it) or sysfs.",

@@ -61,6 +61,18 @@ cp "$T/pace.tsv" "$T/kept/pace.tsv"
 	cmp -s "$T/pace.tsv" "$T/kept/pace.tsv" && grep -qF "| numab2 | never | never | 23.3% | - | - | - |" "$T/kept.out" &&
 	ok "a directory with only pace.tsv: its table, the file unchanged" ||
 	fail "kept pace.tsv: $(cat "$T/kept.out")"
+# beside a kept pace.tsv, runs whose hot part never moved replace nothing
+mkdir -p "$T/kept/default"
+echo "bench.tl t=1.000 ops=1 hot_n0=1 hot_n1=1 hot_na=0 dram_share=0.5000" > "$T/kept/default/phase-pghotd.r1.res"
+"$ROOT/tools/vm/pace-cost.sh" --table "$T/kept" > "$T/kept2.out" 2>&1 &&
+	cmp -s "$T/pace.tsv" "$T/kept/pace.tsv" && grep -q "kept as it is" "$T/kept2.out" &&
+	ok "runs without a move beside a kept pace.tsv: the file kept, said so" ||
+	fail "kept pace.tsv and runs without a move: $(cat "$T/kept2.out")"
+out=$("$ROOT/tools/vm/pace-cost.sh" --repeat 2>&1) && fail "--repeat without a value succeeded" ||
+	{ echo "$out" | grep -q "wants a value" && ok "an option without its value: says so" || fail "--repeat: $out"; }
+out=$("$ROOT/tools/vm/pace-cost.sh" --table "$T/kept" --update "$T/missing.md" 2>&1) &&
+	fail "--update of a missing file succeeded" ||
+	{ echo "$out" | grep -q "no such file" && ok "--update of a missing file: says so" || fail "--update missing: $out"; }
 out=$("$ROOT/tools/vm/pace-cost.sh" --table "$T/none" 2>&1) && fail "--table of a directory without runs succeeded" ||
 	{ echo "$out" | grep -q "run tools/vm/pace-cost.sh without --table first" && ok "no runs: says to run it first" ||
 		fail "no runs: $out"; }

@@ -62,7 +62,9 @@ run promote numab2 2 4 0,0.5,1 4.00
 run promote numab2 3 2 0,0,0.5 3.00
 run promote pghotd 1 3 0,0.5,0.75 0.50 cpu_ticks=250 cpu_kdamond_ticks=50 \
 	"cost.tl t=0.5 kdamond_ticks=5 daemon_ticks=10" "cost.tl t=10.0 kdamond_ticks=20 daemon_ticks=40" \
-	"cost.tl t=31.5 kdamond_ticks=40 daemon_ticks=60 damon_pace=8" "cost.tl t=40.5 kdamond_ticks=50 daemon_ticks=70" \
+	"cost.tl t=31.5 kdamond_ticks=40 daemon_ticks=60 damon_pace=8" "cost.tl t=abc kdamond_ticks=" \
+	"cost.tl t=35 kdamond_ticks=nan daemon_ticks=0" "cost.tl t=40.5 kdamond_ticks=50 daemon_ticks=70" \
+	"cost.tl t=39 kdamond_ticks=60 daemon_ticks=90" \
 	"pghotd.conf: [engine]" "pghotd.conf: promote_rate_limit_MBps = 256  # not the default" \
 	"pghotd.pghot_pgpromote_success_total=3" case.pghotd_conf_file=tools/vm/pghotd-promote.conf
 echo "guest did not finish within 210 s (killed)" > "$T/promote-pghotd.r2.fail"
@@ -93,7 +95,8 @@ check "numab2 promoter CPU: sys above numab0 median" '[.scenarios.promote.cases.
 check "numab0 has no promoter CPU" '.scenarios.promote.cases.numab0.median.promoter_cpu_s' 'null'
 check "pghotd CPU from ticks" '.scenarios.promote.cases.pghotd.median | [.cpu_s, .cpu_kdamond_s, .promoter_cpu_s]' '[2.5,0.5,2.5]'
 # from the last cost.tl line back to the latest at least 30 s before it
-# (t=10.0: 60 ticks, against 120 at t=40.5); none without such lines
+# (t=10.0: 60 ticks, against 120 at t=40.5); lines cut short, with "nan",
+# or going back in time are left out; none without such lines
 check "the last 30 s of CPU" '.scenarios.promote.cases.pghotd.median.cpu_last30_s' '0.6'
 check "no last 30 s without cost lines" '.scenarios["kv-scatter"].cases.damon.median.cpu_last30_s' 'null'
 check "a failed run is kept and not in the median" '.scenarios.promote.cases.pghotd | [.runs, .failed, .repeats[1].error]' '[2,1,"guest did not finish within 210 s (killed)"]'

@@ -227,7 +227,7 @@ say "case.demotion_enabled=$(cat /sys/kernel/mm/numa/demotion_enabled)"
 ticks() { awk '{ print $14 + $15 }' /proc/$1/stat 2>/dev/null; }
 # kdamond CPU, sampled while it runs: a vaddr kdamond (pghotd's) stops by
 # itself when its target exits, and its ticks go with it
-# It also writes the promoter's cost so far once a second (cost.tl: clock
+# It also writes the promoter's cost so far about once a second (cost.tl: clock
 # ticks of the kdamonds and of pghotd, cumulative), to see when the CPU
 # is spent: while the hot set moves, or watching afterwards.
 kd_sampler() {

@@ -34,6 +34,7 @@
 set -euo pipefail
 DIR=${1:?usage: report.sh DIR [SCENARIO...]}
 shift
+[ -d "$DIR" ] || { echo "report: $DIR: no such directory (the runs' .res files go there: tools/vm/run-case.sh, demo.sh)" >&2; exit 1; }
 . "$(dirname "$0")/scenarios.sh"
 command -v jq >/dev/null || { echo "report: jq missing (scripts/install-deps vm)" >&2; exit 1; }
 # SCENARIO-CASE: a case name may hold a dash too (pghotd-damos), so the
@@ -73,7 +74,8 @@ function group(name, g,    out, k, first) {
 	for (k = 1; k <= ng[g]; k++) { out = out (first ? "" : ", ") jstr(gk[g, k]) ": " gv[g, k]; first = 0 }
 	return out "}"
 }
-# the promoter ticks of the last 30 s of cost.tl, in s; null without them
+# the promoter ticks from the latest cost.tl line at least 30 s before the
+# last one, in s; null without such lines
 function last30(    i, j) {
 	if (C ~ /^numab/ || nct < 2 || ctt[nct] - ctt[1] < 30) return "null"
 	j = 1
@@ -166,7 +168,17 @@ ext == "fail" { err = err (err == "" ? "" : " ") $0; next }
 /^topo\.node0_wmark_low_kb=[0-9]+$/ { wlow = substr($0, index($0, "=") + 1) + 0; next }
 /^case\.pghotd_conf_file=/ { pconf = substr($0, 23); next }
 /^cpu_ticks=/ { cpu = substr($0, 11) / 100; next }
-/^cost\.tl / { kv($0, a); nct++; ctt[nct] = a["t"] + 0; ctk[nct] = a["kdamond_ticks"] + a["daemon_ticks"]; next }
+# lines whose time or ticks are not plain numbers (a line cut short) are
+# left out; times must grow, ticks must not fall
+/^cost\.tl / {
+	kv($0, a)
+	if (a["t"] !~ /^[0-9]+(\.[0-9]+)?$/ || a["kdamond_ticks"] !~ /^[0-9]+$/ ||
+	    a["daemon_ticks"] !~ /^[0-9]+$/) next
+	x = a["kdamond_ticks"] + a["daemon_ticks"]
+	if (nct && (a["t"] + 0 <= ctt[nct] || x < ctk[nct])) next
+	nct++; ctt[nct] = a["t"] + 0; ctk[nct] = x
+	next
+}
 /^cpu_kdamond_ticks=/ { kcpu = substr($0, 19) / 100; next }
 /^damon\.kdamond[0-9]+=/ { dlines = dlines (dlines == "" ? "" : ", ") jstr(substr($0, 7)); next }
 /^pghotd\.conf: / {
