@@ -212,9 +212,9 @@ struct pl_params {
 	 * the lower tier's share of the accesses seen (pl_lower_share_bp())
 	 * at quiet_lower_bp or more, and demotion does not want pages (no
 	 * top-tier node below demote_low_pct); quiet_after_ms 0: never
-	 * quiet. Defaults 3000 (30
-	 * DAMON aggregations of 100 ms) and 200 (2%: at most that much of
-	 * the accesses could still move to DRAM). */
+	 * quiet. Defaults 3000 (30 DAMON aggregations of 100 ms) and 200
+	 * (2%: at most that much of the accesses could still move to
+	 * DRAM). */
 	uint32_t quiet_after_ms;
 	uint32_t quiet_lower_bp;	/* 0..10000 */
 	/* Demotion: when a top-tier node's free memory is below low_pct of
@@ -416,9 +416,10 @@ enum pghot_move_status pl_move_status(int err);
  * weight (a DAMON range's evidence times its pages, as DAMON weighs its
  * own access goal; a sample 1) split by where its sampled pages are, over
  * about the last five polls that brought reports (a fifth of the old
- * weight goes at each: five DAMON aggregations, whatever their pace). It estimates the share of the
- * workload's accesses promotion could still bring to the top tier (one
- * minus its DRAM access share). 0 before any report, and for NULL.
+ * weight goes at each: five DAMON aggregations, whatever their pace). It
+ * estimates the share of the workload's accesses promotion could still
+ * bring to the top tier (one minus its DRAM access share). 0 before any
+ * report, and for NULL.
  */
 uint32_t pl_lower_share_bp(const struct pl *pl);
 
@@ -428,9 +429,9 @@ uint32_t pl_lower_share_bp(const struct pl *pl);
  * tier's share of the accesses seen (pl_lower_share_bp()) at
  * quiet_lower_bp or more (so no reports at all count as quiet), and
  * demotion, when on, found no top-tier node below demote_low_pct at the
- * last worker wake (its pass reads cold regions by their age). Once quiet, it takes
- * four times quiet_lower_bp to count as work again, so a share near the
- * line does not flip the pace. A trickle of lukewarm pages turning ready
+ * last worker wake (its pass reads cold regions by their age). Once
+ * quiet, it takes four times quiet_lower_bp to count as work again, so a
+ * share near the line does not flip the pace. A trickle of lukewarm pages turning ready
  * and waiting for their worker (a key-value store's tail) does not keep
  * it busy: they need moving, not more evidence; a new hot set on the
  * lower tier ends it at the next poll. A source may then watch at a

@@ -99,9 +99,8 @@ struct pl_worker {
 /* The lower tier's share of the accesses seen (pl_share.c): weights of
  * pages found on a lower-tier and on a top-tier node, decayed. */
 struct pl_share {
-	double lower, top;		/* folded at at_ms */
+	double lower, top;		/* folded */
 	double new_lower, new_top;	/* since the last fold */
-	uint64_t at_ms;
 };
 
 struct pl {
@@ -166,13 +165,14 @@ uint64_t pl_rng(struct pl *pl);
 void pl_node_mem_fresh(struct pl *pl, uint64_t now_ms);
 
 /* pl_share.c: @weight of the accesses seen landed on a lower-tier page
- * (@lower) or a top-tier one; folded at pl_flush(), which also marks work
- * (pl_quiet()), the sums decaying by 1 / PL_SHARE_FOLDS at each fold that
- * brought weight. Five: a DAMON aggregation's regions are one fold; a
- * quiet pipeline wakes (8%) at one aggregation with 40% of its weight on
- * the lower tier or two with 22% (1.6 s at the quiet pace of 800 ms), and
- * a share that falls from 100% to quiet_lower_bp 2% does so within about
- * 18 folds of the last promotion (1.8 s at 100 ms). */
+ * (@lower) or a top-tier one; folded at pl_flush() (@now_ms: the
+ * pipeline's latest time, q_now_ms, which never goes back), which also
+ * marks work (pl_quiet()), the sums decaying by 1 / PL_SHARE_FOLDS at
+ * each fold that brought weight. Five: a DAMON aggregation's regions are
+ * one fold; a quiet pipeline wakes (8%) at one aggregation with 40% of its
+ * weight on the lower tier or two with 22% (1.6 s at the quiet pace of
+ * 800 ms), and a share that falls from 100% to quiet_lower_bp 2% does so
+ * within about 18 folds of the last promotion (1.8 s at 100 ms). */
 #define PL_SHARE_FOLDS 5
 /* what wakes a quiet pipeline: this times quiet_lower_bp */
 #define PL_WAKE_FACTOR 4

@@ -46,25 +46,21 @@ void pl_share_fold(struct pl *pl, uint64_t now_ms)
 {
 	struct pl_share *s = &pl->share;
 	const double keep = 1 - 1.0 / PL_SHARE_FOLDS;
-	uint32_t share;
 	bool busy;
 
-	if (now_ms > s->at_ms)
-		s->at_ms = now_ms;
 	if (s->new_lower <= 0 && s->new_top <= 0)
 		return;
 	s->lower = s->lower * keep + s->new_lower;
 	s->top = s->top * keep + s->new_top;
 	s->new_lower = 0;
 	s->new_top = 0;
+	if (s->lower <= 0 || now_ms <= pl->work_ms)
+		return;
 	/* something worth promoting is about: busy (pl_quiet()); while
 	 * quiet, it takes PL_WAKE_FACTOR times as much to wake */
-	share = pl_lower_share_bp(pl);
-	if (s->lower <= 0 || s->at_ms <= pl->work_ms)
-		return;
-	busy = s->at_ms < pl->work_ms + pl->p.quiet_after_ms;
-	if (share >= pl->p.quiet_lower_bp * (busy ? 1 : PL_WAKE_FACTOR))
-		pl->work_ms = s->at_ms;
+	busy = now_ms < pl->work_ms + pl->p.quiet_after_ms;
+	if (pl_lower_share_bp(pl) >= pl->p.quiet_lower_bp * (busy ? 1 : PL_WAKE_FACTOR))
+		pl->work_ms = now_ms;
 }
 
 uint32_t pl_lower_share_bp(const struct pl *pl)
