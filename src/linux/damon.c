@@ -75,8 +75,10 @@
 #include "linux/damon_admin.h"
 #include "linux/damon_parse.h"
 #include "linux/damon_tp.h"
+#include "linux/damon_watch.h"
 #include "linux/source.h"
 #include "linux/sysfs_io.h"
+#include "linux/topology.h"
 #include "linux/vma_bounds.h"
 
 /* Log lines of one round kept for the next poll(); more are counted. */
@@ -160,7 +162,30 @@ struct damon_src {
 	uint32_t asked_pace;	/* the last slowdown the loop asked for */
 	uint32_t loop_pace;	/* copy of pace */
 	struct vma_bounds vmas;	/* mapping bounds of the targets (own lock) */
+
+	/* watch = lower (damon_watch.h): fvaddr regions over the targets'
+	 * mappings with lower-tier pages, per target slot, read again every
+	 * watch_refresh_ms; io_lock. NULL with watch = all. */
+	struct watch_slot *watch;
+	struct nodemask lower;		/* the lower-tier nodes */
+	uint32_t watch_refresh_ms;
+	uint64_t watch_next_ns;
+	uint64_t watch_commits;		/* mx: commits of new regions */
+	uint64_t watch_bytes;		/* mx: bytes the regions span */
 };
+
+/* The regions one target slot has with watch = lower. */
+struct watch_slot {
+	size_t n;
+	struct damon_range r[DAMON_WATCH_MAX];
+};
+
+/* How often watch = lower reads the targets' numa_maps again: a mapping
+ * that gets lower-tier pages (demotion by the kernel, a CXL-bound
+ * allocation) is watched within this, one that has none left stops costing
+ * the kdamond. numa_maps walks the page tables: about 5 ms per GiB
+ * resident, every 5 s. */
+#define DAMON_WATCH_REFRESH_MS 5000
 
 /* ------------------------------------------------------------------ */
 /* Messages                                                            */
@@ -253,12 +278,74 @@ static struct damon_ctx_attrs paced_attrs(const struct damon_src *s, uint32_t pa
  * update_us later); others get none, which the kernel reads as "build them
  * from the VMAs" at start and "keep the current ones" at commit.
  */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * watch = lower: the regions of target slot @i, process @pid, into
+ * s->watch[i]: its mappings with lower-tier pages, or, with none (or the
+ * process gone), one page at address 0, which nothing maps (fvaddr needs a
+ * region; a page costs the kdamond one check per sampling interval).
+ * Return: whether they changed.
+ */
+static bool watch_slot_read(struct damon_src *s, size_t i, pid_t pid)
+{
+	struct watch_slot *w = &s->watch[i], old = *w;
+	size_t min = s->attrs.min_nr_regions < DAMON_WATCH_MAX ?
+			     s->attrs.min_nr_regions : DAMON_WATCH_MAX;
+	int err = damon_watch_read(s->procfs, pid, &s->lower, min, w->r, &w->n);
+
+	if (err && err != -ENOENT)
+		slog(s, LOG_WARNING, "damon: cannot read the mappings of pid %d (%s): "
+		     "watching none of them until the next read", (int)pid, strerror(-err));
+	if (err || !w->n) {
+		w->n = 1;
+		w->r[0] = (struct damon_range){ .start = 0, .end = 4096 };
+	}
+	return w->n != old.n || memcmp(w->r, old.r, w->n * sizeof(w->r[0]));
+}
+
+/* watch = lower: read the regions of every slot of @pids; the bytes they
+ * span go to the gauge. Return: whether any changed. */
+static bool watch_read(struct damon_src *s, const pid_t *pids, size_t n)
+{
+	uint64_t bytes = 0;
+	bool changed = false;
+
+	for (size_t i = 0; i < n; i++) {
+		changed |= watch_slot_read(s, i, pids[i]);
+		for (size_t j = 0; j < s->watch[i].n; j++)
+			bytes += s->watch[i].r[j].end - s->watch[i].r[j].start;
+	}
+	pthread_mutex_lock(&s->mx);
+	s->watch_bytes = bytes;
+	pthread_mutex_unlock(&s->mx);
+	s->watch_next_ns = mono_ns() + (uint64_t)s->watch_refresh_ms * 1000000;
+	return changed;
+}
+
 static int write_targets(struct damon_src *s, uint32_t k, const pid_t *pids,
 			 size_t n, const bool *regions_for)
 {
 	struct damon_target_spec t[DAMON_MAX_TARGETS];
 	struct damon_range r[DAMON_MAX_TARGETS][3];
 
+	if (s->watch) {
+		/* fvaddr: the kernel takes no regions but the ones given */
+		watch_read(s, pids, n);
+		for (size_t i = 0; i < n; i++)
+			t[i] = (struct damon_target_spec){
+				.pid = pids[i],
+				.regions = s->watch[i].r,
+				.nr_regions = s->watch[i].n,
+			};
+		return damon_admin_set_targets(s->adm, k, t, n);
+	}
 	for (size_t i = 0; i < n; i++) {
 		int nr = regions_for && regions_for[i] ?
 				 damon_pid_regions(s->procfs, pids[i], r[i]) : 0;
@@ -380,14 +467,6 @@ static bool has_pid(const pid_t *v, size_t n, pid_t p)
 		if (v[i] == p)
 			return true;
 	return false;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -645,6 +724,34 @@ static void query_kdamond(struct damon_src *s, uint32_t k, struct round *w)
  * ownership: records older than a check that passed are the loop's to
  * report.
  */
+/*
+ * watch = lower: read the targets' mappings again when due, and commit
+ * regions that changed online (damon_set_regions() keeps what the kernel
+ * learned of the parts that stay).
+ */
+static void watch_refresh(struct damon_src *s, struct round *w)
+{
+	int err;
+
+	if (!s->watch || !s->nr_targets || mono_ns() < s->watch_next_ns ||
+	    !watch_read(s, s->targets, s->nr_targets))
+		return;
+	err = write_targets(s, 0, s->targets, s->nr_targets, NULL);
+	if (!err)
+		err = damon_admin_commit(s->adm, 0);
+	if (err) {
+		w->errors++;
+		if (!damon_admin_lost(s->adm))
+			slog(s, LOG_WARNING, "damon: cannot commit the new regions of watch = lower: %s",
+			     strerror(-err));
+		s->watch_next_ns = 0;	/* again next round */
+		return;
+	}
+	pthread_mutex_lock(&s->mx);
+	s->watch_commits++;
+	pthread_mutex_unlock(&s->mx);
+}
+
 static void tp_round(struct damon_src *s, struct round *w)
 {
 	uint64_t t = mono_ns();
@@ -652,6 +759,7 @@ static void tp_round(struct damon_src *s, struct round *w)
 	int err;
 
 	drop_vanished(s, w);
+	watch_refresh(s, w);
 	err = damon_admin_is_on(s->adm, 0, &on); /* the ownership check */
 	if (err && err != -EINVAL) {
 		if (err != -ENOTRECOVERABLE)
@@ -677,6 +785,7 @@ static void run_round(struct damon_src *s, struct round *w)
 		return;
 	}
 	drop_vanished(s, w);
+	watch_refresh(s, w);
 	nk = s->per_target ? (uint32_t)s->nr_targets : 1;
 	for (uint32_t k = 0; s->nr_targets && k < nk; k++) {
 		query_kdamond(s, k, w); /* checks ownership first */
@@ -1017,6 +1126,7 @@ static void damon_close(void *priv)
 	pthread_mutex_destroy(&s->mx);
 	pthread_mutex_destroy(&s->io_lock);
 	vma_bounds_free(&s->vmas);
+	free(s->watch);
 	free(s);
 }
 
@@ -1153,6 +1263,94 @@ static int setup_kdamond(struct damon_src *s, const struct damon_admin_cfg *ac,
 	return err;
 }
 
+/* The lower-tier nodes, for watch = lower: the configured ones, else the
+ * kernel's tiers (topology_load()). */
+static int lower_nodes(struct damon_src *s, const struct src_env *env,
+		       char *errbuf, size_t errlen)
+{
+	struct topology t;
+	char why[256];
+	int err;
+
+	if (env->lower_override && nodemask_weight(env->lower_override)) {
+		s->lower = *env->lower_override;
+		return 0;
+	}
+	err = topology_load(env->sysfs_root ? env->sysfs_root : "/sys", NULL, &t,
+			    why, sizeof(why));
+	if (err) {
+		snprintf(errbuf, errlen, "damon: watch = lower: cannot tell the lower-tier "
+			 "nodes (%s); set [engine] lower_tier_nodes or watch = all", why);
+		return err;
+	}
+	for (size_t i = 0; i < t.nr_nodes; i++)
+		if (t.nodes[i].lower)
+			nodemask_set(&s->lower, (unsigned int)t.nodes[i].nid);
+	topology_release(&t);
+	if (!nodemask_weight(&s->lower)) {
+		snprintf(errbuf, errlen, "damon: watch = lower: this machine has no lower-tier "
+			 "node, so nothing to watch; set watch = all");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/*
+ * [damon] watch: "all" (or "") or "lower" (@ret_lower). Demotion finds its
+ * cold pages in the regions of the top tier, which watch = lower does not
+ * watch: refused with it. Return: 0, or -EINVAL with @errbuf set.
+ */
+static int watch_valid(const struct src_env *env, const struct damon_cfg *cfg,
+		       bool *ret_lower, char *errbuf, size_t errlen)
+{
+	const char *w = cfg->watch[0] ? cfg->watch : "all";
+
+	*ret_lower = !strcmp(w, "lower");
+	if (!*ret_lower && strcmp(w, "all")) {
+		snprintf(errbuf, errlen, "[damon] watch = '%s': want all or lower", w);
+		return -EINVAL;
+	}
+	if (*ret_lower && env->demotion) {
+		snprintf(errbuf, errlen, "[damon] watch = lower watches only mappings with "
+			 "lower-tier pages, so demotion would find no cold pages on the top tier; "
+			 "set watch = all, or [demotion] enabled = false");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* watch = lower: fvaddr operations, the slots' regions and the lower-tier
+ * nodes. */
+static int choose_watch(struct damon_src *s, const struct src_env *env,
+			const struct damon_cfg *cfg, char *errbuf, size_t errlen)
+{
+	bool lower;
+	int err = watch_valid(env, cfg, &lower, errbuf, errlen);
+
+	if (err || !lower)
+		return err;
+	s->watch = calloc(DAMON_MAX_TARGETS, sizeof(*s->watch));
+	if (!s->watch) {
+		snprintf(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	s->attrs.ops = DAMON_OPS_FVADDR;
+	s->watch_refresh_ms = DAMON_WATCH_REFRESH_MS;
+	return lower_nodes(s, env, errbuf, errlen);
+}
+
+/* watch = lower changes the regions of a running kdamond: an online
+ * commit of one kdamond for all targets. */
+static int watch_supported(struct damon_src *s, char *errbuf, size_t errlen)
+{
+	if (!s->watch || (!s->per_target && damon_admin_layout(s->adm)->target_nid))
+		return 0;
+	snprintf(errbuf, errlen, "damon: watch = lower commits new regions online, which "
+		 "needs Linux 6.11+ and one kdamond for all targets (6.6+, or the tracepoint); "
+		 "set watch = all");
+	return -EOPNOTSUPP;
+}
+
 /* What the source needs of DAMON, and what to do without it (messages). */
 #define DAMON_SRC_REQUIRES " with vaddr operations"
 #define DAMON_SRC_INSTEAD "use the feed source instead"
@@ -1184,11 +1382,15 @@ static int setup(struct damon_src *s, const struct src_env *env,
 		return -ENOMEM;
 	}
 	/* before open writes anything */
-	err = damon_ctx_attrs_check(&s->attrs, errbuf, errlen);
+	err = choose_watch(s, env, cfg, errbuf, errlen);
+	if (!err)
+		err = damon_ctx_attrs_check(&s->attrs, errbuf, errlen);
 	if (!err)
 		err = choose_path(s, env, cfg, tp, errbuf, errlen);
 	if (!err)
 		err = setup_kdamond(s, &ac, tp, errbuf, errlen);
+	if (!err)
+		err = watch_supported(s, errbuf, errlen);
 	free(tp);
 	return err;
 }
@@ -1285,6 +1487,8 @@ static const struct src_counter damon_counter_table[] = {
 	{ "damon_pace", true, "x", "How many times the configured intervals DAMON samples and aggregates at now: the access goal's pace (1..max_pace), or the larger of it and quiet_slowdown while the pipeline is quiet." },
 	{ "damon_pace_changes", false, "commits", "Online commits of a new pace." },
 	{ "damon_access_bp", true, "1/10000", "The share of DAMON's checks that saw an access, weighted by region size, in the access goal's last window (0 before the first, or with intervals_goal_bp 0)." },
+	{ "damon_watch_commits", false, "commits", "watch = lower: online commits of new regions, when the mappings with lower-tier pages changed." },
+	{ "damon_watch_bytes", true, "bytes", "watch = lower: the bytes the targets' regions span (0 with watch = all)." },
 };
 
 static void damon_counters(void *priv, src_counter_fn fn, void *arg)
@@ -1305,6 +1509,8 @@ static void damon_counters(void *priv, src_counter_fn fn, void *arg)
 	pthread_mutex_lock(&s->mx);
 	v[7] = s->pace;
 	v[8] = s->pace_changes;
+	v[10] = s->watch_commits;
+	v[11] = s->watch_bytes;
 	pthread_mutex_unlock(&s->mx);
 	v[9] = s->goal.last_bp;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -1366,11 +1572,28 @@ void damon_src_set_busy_wait(void *priv, unsigned int us)
 	pthread_mutex_unlock(&s->io_lock);
 }
 
+void damon_src_set_watch_refresh(void *priv, uint32_t ms)
+{
+	struct damon_src *s = priv;
+
+	pthread_mutex_lock(&s->io_lock);
+	if (s->watch && ms) {
+		s->watch_refresh_ms = ms;
+		s->watch_next_ns = mono_ns() + (uint64_t)ms * 1000000;
+	}
+	pthread_mutex_unlock(&s->io_lock);
+}
+
 /* The DAMON sysfs interface is there (the rest needs a kdamond to learn). */
 static int damon_check(const struct src_env *env, const void *config, char *msg,
 		       size_t len)
 {
-	return damon_admin_check(env->sysfs_root, DAMON_SRC_REQUIRES, DAMON_SRC_INSTEAD, msg, len);
+	bool lower;
+	int err = watch_valid(env, config, &lower, msg, len);
+
+	return err ? err :
+		     damon_admin_check(env->sysfs_root, DAMON_SRC_REQUIRES, DAMON_SRC_INSTEAD,
+				       msg, len);
 }
 
 static const struct src_ops damon_ops = {
@@ -1388,6 +1611,7 @@ static const struct src_ops damon_ops = {
 
 #define DOFF(f) offsetof(struct damon_cfg, f)
 static const char *const damon_regions_from[] = { "auto", "tracepoint", "sysfs", NULL };
+static const char *const damon_watch_values[] = { "all", "lower", NULL };
 
 static const struct src_key damon_keys[] = {
 	{ "sample_us", SRC_KEY_UINT, 100, 10000000, "5000", "us",
@@ -1416,6 +1640,9 @@ static const struct src_key damon_keys[] = {
 	{ "regions_from", SRC_KEY_STRING, 0, 0, "auto", "",
 	  "Where DAMON's regions are read: auto (the damon:damon_aggregated tracepoint through perf where tracefs is mounted and pghotd has CAP_PERFMON, else the sysfs tried-regions query, which costs four file reads per region per interval and DAMOS stat schemes), tracepoint (fail without it) or sysfs.",
 	  DOFF(regions_from), true, NULL, damon_regions_from },
+	{ "watch", SRC_KEY_STRING, 0, 0, "all", "",
+	  "What DAMON watches: all (vaddr: the targets' whole address spaces, regions built by the kernel) or lower (fvaddr: only the targets' mappings that hold pages on a lower-tier node, from /proc/PID/numa_maps, read again every 5 s and committed online; needs Linux 6.11+, and [demotion] enabled = false, since demotion finds its cold pages in the top tier's regions). lower spends no DAMON checks and lookups on memory already on the top tier, and a kdamond whose targets have nothing left on the lower tier checks one page (docs/damon-source.md, \"Watching the lower tier\").",
+	  DOFF(watch), true, NULL, damon_watch_values },
 };
 #undef DOFF
 

@@ -31,6 +31,9 @@ struct damon_cfg {
 	uint64_t max_pace;
 	/* "auto" (or ""), "tracepoint" or "sysfs": docs/damon-source.md */
 	char regions_from[SRC_PATH_LEN];
+	/* "all" (or ""): vaddr over the whole address space; "lower": fvaddr
+	 * over the mappings with lower-tier pages (damon_watch.h) */
+	char watch[SRC_PATH_LEN];
 };
 
 extern const struct src_desc src_damon;
@@ -73,5 +76,12 @@ int damon_src_settle(void *priv);
  * 20000, 50 tries (damon_admin_set_busy_wait()). Tests set 0.
  */
 void damon_src_set_busy_wait(void *priv, unsigned int us);
+
+/**
+ * damon_src_set_watch_refresh() - for tests: how often watch = lower reads
+ * the targets' mappings again, @ms milliseconds (1 or more; the default is
+ * 5000), starting now. No effect with watch = all.
+ */
+void damon_src_set_watch_refresh(void *priv, uint32_t ms);
 
 #endif /* PGHOT_LINUX_DAMON_H */

@@ -71,6 +71,9 @@ struct src_env {
 	 * handed over. 0: no limit. The feed source honours it; DAMON reports
 	 * regions, bounded by the pipeline's page sampling instead. */
 	uint32_t max_reports;
+	/* pghotd demotes ([demotion] enabled): it wants cold ranges of the
+	 * top tier from the sources that find them. */
+	bool demotion;
 };
 
 /* One named counter of a source, for `pghot stat` and Prometheus: @name

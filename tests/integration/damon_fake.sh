@@ -22,7 +22,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 	"$here/fakes/damon-probe.c" "$top"/src/linux/damon*.c \
 	"$top"/src/linux/sysfs_io.c "$top"/src/linux/src_log.c "$top"/src/linux/tracefs.c \
 	"$top"/src/linux/proc_parse.c "$top"/src/linux/perf_ring.c "$top"/src/linux/fsroot.c \
-	"$top"/src/linux/vma_bounds.c "$top"/src/core/damon_pace.c -lpthread || fail "build"
+	"$top"/src/linux/vma_bounds.c "$top"/src/linux/topology.c "$top"/src/linux/numa_maps.c \
+	"$top"/src/linux/lines.c "$top"/src/core/damon_pace.c -lpthread || fail "build"
 
 mkdir -p "$t/proc/4321"
 echo "4321 (work) S 1 4321 4321 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0" > "$t/proc/4321/stat"

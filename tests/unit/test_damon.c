@@ -32,6 +32,7 @@
 #include "linux/damon.h"
 #include "linux/damon_admin.h"
 #include "linux/damon_parse.h"
+#include "linux/damon_watch.h"
 #include "linux/source.h"
 #include "linux/sysfs_io.h"
 
@@ -1969,6 +1970,168 @@ static void test_tp_fallback(void **state)
 	fk_free(k);
 }
 
+/* ---- watch = lower ---- */
+
+/* Mappings and lower-tier starts to fvaddr regions. */
+static void test_watch_build(void **state)
+{
+	const struct damon_range maps[] = {
+		{ 0x400000, 0x452000 },			/* 0 text */
+		{ 0x1000000, 0x2000000 },		/* 1 heap */
+		{ 0x7f0000000000, 0x7f0008000000 },	/* 2 128 MiB area */
+		{ 0x7f0008000000, 0x7f0008100000 },	/* 3 index, touching it */
+		{ 0x7f0009000000, 0x7f000a000000 },	/* 4 16 MiB, after a hole */
+		{ 0x7f000b000000, 0x7f000b100000 },	/* 5 1 MiB, after a hole */
+	};
+	struct damon_range r[DAMON_WATCH_MAX], many[200];
+	uint64_t low[200];
+	size_t n;
+
+	/* the area and the 16 MiB mapping, the index between them is not */
+	low[0] = maps[2].start;
+	low[1] = maps[4].start;
+	assert_int_equal(damon_watch_build(maps, 6, low, 2, 1, r, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(r[0].start == maps[2].start && r[0].end == maps[2].end);
+	assert_true(r[1].start == maps[4].start && r[1].end == maps[4].end);
+	/* cut by size into 10: the area 1 + 8 * 32768 / 36864 = 8, the other 1 */
+	assert_int_equal(damon_watch_build(maps, 6, low, 2, 10, r, &n), 0);
+	assert_int_equal(n, 9);
+	assert_true(r[0].start == maps[2].start && r[7].end == maps[2].end);
+	assert_true(r[1].start == r[0].end && r[0].end - r[0].start == 16ULL << 20);
+	assert_true(r[8].start == maps[4].start && r[8].end == maps[4].end);
+	/* touching mappings make one range, and so do two across a hole */
+	low[0] = maps[2].start;
+	low[1] = maps[3].start;
+	low[2] = maps[4].start;
+	low[3] = maps[5].start;
+	assert_int_equal(damon_watch_build(maps, 6, low, 4, 1, r, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(r[0].start == maps[2].start && r[0].end == maps[5].end);
+	/* a start that is no mapping's (the files were read apart) */
+	low[0] = maps[2].start + 4096;
+	assert_int_equal(damon_watch_build(maps, 6, low, 1, 4, r, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(damon_watch_build(maps, 6, low, 0, 4, r, &n), 0);
+	assert_int_equal(n, 0);
+	/* 200 lower mappings with DRAM ones between: joined across the
+	 * smallest gaps down to DAMON_WATCH_MAX; the wide gaps stay */
+	for (size_t i = 0; i < 200; i++) {
+		uint64_t at = 0x10000000ULL + i * 0x3000 + (i / 50) * 0x10000000ULL;
+
+		many[i] = (struct damon_range){ at, at + 0x1000 };
+	}
+	for (size_t i = 0; i < 100; i++)
+		low[i] = many[2 * i].start;
+	assert_int_equal(damon_watch_build(many, 200, low, 100, 1, r, &n), 0);
+	assert_int_equal(n, DAMON_WATCH_MAX);
+	assert_true(r[0].start == many[0].start && r[n - 1].end == many[198].end);
+	for (size_t i = 1; i < n; i++)
+		assert_true(r[i].start > r[i - 1].end);
+	/* the three wide gaps (every 50 mappings) are among those left open */
+	for (size_t w = 1, i; w < 4; w++) {
+		for (i = 1; i < n && r[i].start != many[50 * w].start; i++)
+			;
+		assert_true(i < n);
+	}
+	/* bad input */
+	assert_int_equal(damon_watch_build(maps, 6, low, 1, 0, r, &n), -EINVAL);
+	assert_int_equal(damon_watch_build(maps, 6, low, 1, DAMON_WATCH_MAX + 1, r, &n), -EINVAL);
+	assert_int_equal(damon_watch_build(NULL, 1, low, 1, 1, r, &n), -EINVAL);
+}
+
+/* pid 100's numa_maps (fake_proc()'s mappings): the anonymous 1 MiB one
+ * with @lower_pages pages on node 1, the rest on node 0. */
+static void put_numa_maps(struct fk *k, unsigned int lower_pages)
+{
+	char b[1024];
+
+	snprintf(b, sizeof(b),
+		 "00400000 default file=/usr/bin/work mapped=20 N0=20 kernelpagesize_kB=4\n"
+		 "00651000 default file=/usr/bin/work anon=1 dirty=1 N0=1 kernelpagesize_kB=4\n"
+		 "01000000 default heap anon=100 dirty=100 N0=100 kernelpagesize_kB=4\n"
+		 "7f0000000000 default anon=256 dirty=256 N0=%u%s%.0u kernelpagesize_kB=4\n"
+		 "7ffc00000000 default stack anon=3 dirty=3 N0=3 kernelpagesize_kB=4\n",
+		 256 - lower_pages, lower_pages ? " N1=" : "", lower_pages);
+	put(b, "%s/100/numa_maps", k->proc);
+}
+
+static int open_watch(struct fk *k, bool demotion, const char *watch, void **p,
+		      char *err, size_t len)
+{
+	static struct nodemask node1;
+	struct src_cfg c = fk_cfg(k);
+
+	nodemask_set(&node1, 1);
+	c.env.lower_override = &node1;
+	c.env.demotion = demotion;
+	snprintf(c.dc.watch, sizeof(c.dc.watch), "%s", watch);
+	err[0] = '\0';
+	return damon_open(&c, p, err, len);
+}
+
+/* fvaddr over the mapping with lower-tier pages, cut into min_nr_regions;
+ * one page at 0 once it has none left, committed online. */
+static void test_watch_lower(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	pid_t a[] = { 100 };
+	struct coll c = { 0 };
+	char b[64], err[1024];
+	void *p = NULL;
+
+	put_numa_maps(k, 200);
+	assert_int_equal(open_watch(k, false, "lower", &p, err, sizeof(err)), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/operations"), "fvaddr");
+	assert_int_equal(set_targets_sync(p, a, 1), 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/state"), "on");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/nr_regions"), "10");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/0/start"),
+			    "139637976727552"); /* 0x7f0000000000 */
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/9/end"),
+			    "139637977776128"); /* 0x7f0000100000 */
+	assert_int_equal(counter(p, "damon_watch_bytes"), 1 << 20);
+	/* nothing new: no commit */
+	damon_src_set_watch_refresh(p, 1);
+	usleep(2000);
+	poll_sync(p, 1000, &c);
+	assert_int_equal(k->nr_commit, 0);
+	/* every page went up: one page at 0, committed online */
+	put_numa_maps(k, 0);
+	usleep(2000);
+	poll_sync(p, 2000, &c);
+	assert_int_equal(k->nr_commit, 1);
+	assert_int_equal(k->nr_off, 0);
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/nr_regions"), "1");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/0/start"), "0");
+	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/0/end"), "4096");
+	assert_int_equal(counter(p, "damon_watch_commits"), 1);
+	assert_int_equal(counter(p, "damon_watch_bytes"), 4096);
+	src_damon.ops->close(p);
+	fk_free(k);
+}
+
+/* What watch = lower refuses, before it writes anything. */
+static void test_watch_refused(void **state)
+{
+	struct fk *k = fk_new(612, true);
+	char b[64], err[1024];
+	void *p = NULL;
+
+	assert_int_equal(open_watch(k, true, "lower", &p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "demotion would find no cold pages"));
+	assert_int_equal(open_watch(k, false, "some", &p, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "[damon] watch = 'some': want all or lower");
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	fk_free(k);
+	/* 6.2: one kdamond per target, no online commit */
+	k = fk_new(602, true);
+	assert_int_equal(open_watch(k, false, "lower", &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "needs Linux 6.11+"));
+	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
+	fk_free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2024,6 +2187,9 @@ int main(void)
 		cmocka_unit_test(test_tp_targets_change),
 		cmocka_unit_test(test_tp_lost),
 		cmocka_unit_test(test_tp_fallback),
+		cmocka_unit_test(test_watch_build),
+		cmocka_unit_test(test_watch_lower),
+		cmocka_unit_test(test_watch_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,6 +65,13 @@ mkdir -p "$W/case/etc/pghot"
 case $CASE in
 pghotd | pghotd-damos)
 	cp "$PGHOTD_CONF" "$W/case/etc/pghot/pghot.conf.in"
+	if [ -n "$DAMON_WATCH" ]; then
+		# the key right under [damon], in place of any the file has
+		sed -i "/^watch *=/d; s/^\[damon\]\$/[damon]\nwatch = $DAMON_WATCH/" \
+			"$W/case/etc/pghot/pghot.conf.in"
+		grep -qx "watch = $DAMON_WATCH" "$W/case/etc/pghot/pghot.conf.in" ||
+			{ echo "run-case: $PGHOTD_CONF has no [damon] section for watch = $DAMON_WATCH" >&2; exit 2; }
+	fi
 	;;
 esac
 (cd "$W/case" && find . | cpio -o -H newc --quiet | gzip -1) > "$W/case.cpio.gz"

@@ -70,6 +70,7 @@ scenario_env() {
 	# every case. PGHOT_VM_TLB_FLUSH_MS= (empty) turns it off.
 	TLB_FLUSH_MS=10
 	CTL_SET=			# "KEY VALUE": pghot ctl set 20 s into the run
+	DAMON_WATCH=			# pghotd's [damon] watch (all, lower); empty: the config's
 	case $scenario in
 	promote)
 		BENCH_ARGS="micro --size 256 --hot 32 --node 1 --thp off"
@@ -97,6 +98,10 @@ scenario_env() {
 	*" $case "*) ;;
 	*) echo "unknown case '$case' (known: $CASES)" >&2; return 1 ;;
 	esac
+	case ${PGHOT_VM_DAMON_WATCH:-} in
+	'' | all | lower) ;;
+	*) echo "PGHOT_VM_DAMON_WATCH '$PGHOT_VM_DAMON_WATCH': want all or lower" >&2; return 1 ;;
+	esac
 	[ "$case" = numab2 ] && DEMOTION=true
 	# kv-scatter is kv's workload laid out otherwise: the same pghotd config
 	PGHOTD_CONF=$ROOT/tools/vm/pghotd-${scenario%-scatter}.conf
@@ -106,7 +111,7 @@ scenario_env() {
 	local v
 	for v in DRAM_MB CXL_MB SECS THP DEMOTION BENCH_ARGS DAMON_SAMPLE_US DAMON_AGGR_US \
 		DAMON_HOT_MIN_ACC DAMON_HOT_MIN_AGE DAMON_HOT_QUOTA_MIBPS DAMON_YOUNG_FILTER DAMON_COLD DAMON_COLD_MIN_AGE \
-		DAMON_COLD_QUOTA_MIBPS PGHOTD_CONF PIN_BENCH TLB_FLUSH_MS CTL_SET; do
+		DAMON_COLD_QUOTA_MIBPS PGHOTD_CONF PIN_BENCH TLB_FLUSH_MS CTL_SET DAMON_WATCH; do
 		local e=PGHOT_VM_$v
 		[ -n "${!e+x}" ] && printf -v "$v" '%s' "${!e}"
 	done

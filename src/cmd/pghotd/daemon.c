@@ -102,6 +102,7 @@ static int src_open(struct daemon *d, const struct pghotd_config *c,
 		.log = log_cb,
 		.lower_override = nodemask_weight(&c->lower_tier_nodes) ?
 					  &c->lower_tier_nodes : NULL,
+		.demotion = c->demote_enabled,
 	};
 	struct pl_params p;
 	int err;

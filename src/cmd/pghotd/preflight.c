@@ -365,7 +365,11 @@ static void check_paths(struct report *r, const struct pghotd_config *c)
  * only; what only a kdamond or a perf event can tell waits for the start. */
 static void check_sources(struct report *r, const struct pghotd_config *c)
 {
-	struct src_env env = { .sysfs_root = c->sysfs_root, .procfs_root = c->procfs_root };
+	struct src_env env = {
+		.sysfs_root = c->sysfs_root,
+		.procfs_root = c->procfs_root,
+		.demotion = c->demote_enabled,
+	};
 	char what[64], msg[1024];
 	int err;
 
