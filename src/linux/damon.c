@@ -170,6 +170,7 @@ struct damon_src {
 	struct nodemask lower;		/* the lower-tier nodes */
 	uint32_t watch_refresh_ms;
 	uint64_t watch_next_ns;
+	bool watch_dirty;		/* the kernel may not have the slots' regions */
 	uint64_t watch_commits;		/* mx: commits of new regions */
 	uint64_t watch_bytes;		/* mx: bytes the regions span */
 };
@@ -271,13 +272,6 @@ static struct damon_ctx_attrs paced_attrs(const struct damon_src *s, uint32_t pa
 	return a;
 }
 
-/*
- * Targets of kdamond @k: @pids in order. Slots marked in @regions_for get
- * initial regions from /proc/PID/maps, for an online commit (the kernel
- * gives a committed new target no regions until its next regions update,
- * update_us later); others get none, which the kernel reads as "build them
- * from the VMAs" at start and "keep the current ones" at commit.
- */
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -329,6 +323,30 @@ static bool watch_read(struct damon_src *s, const pid_t *pids, size_t n)
 	return changed;
 }
 
+/* watch = lower: targets @pids of kdamond @k with the regions their slots
+ * hold (fvaddr takes no regions but the ones given). */
+static int watch_targets(struct damon_src *s, uint32_t k, const pid_t *pids,
+			 size_t n)
+{
+	struct damon_target_spec t[DAMON_MAX_TARGETS];
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = (struct damon_target_spec){
+			.pid = pids[i],
+			.regions = s->watch[i].r,
+			.nr_regions = s->watch[i].n,
+		};
+	return damon_admin_set_targets(s->adm, k, t, n);
+}
+
+/*
+ * Targets of kdamond @k: @pids in order. Slots marked in @regions_for get
+ * initial regions from /proc/PID/maps, for an online commit (the kernel
+ * gives a committed new target no regions until its next regions update,
+ * update_us later); others get none, which the kernel reads as "build them
+ * from the VMAs" at start and "keep the current ones" at commit. With
+ * watch = lower, every slot gets the regions watch_read() finds now.
+ */
 static int write_targets(struct damon_src *s, uint32_t k, const pid_t *pids,
 			 size_t n, const bool *regions_for)
 {
@@ -336,15 +354,8 @@ static int write_targets(struct damon_src *s, uint32_t k, const pid_t *pids,
 	struct damon_range r[DAMON_MAX_TARGETS][3];
 
 	if (s->watch) {
-		/* fvaddr: the kernel takes no regions but the ones given */
 		watch_read(s, pids, n);
-		for (size_t i = 0; i < n; i++)
-			t[i] = (struct damon_target_spec){
-				.pid = pids[i],
-				.regions = s->watch[i].r,
-				.nr_regions = s->watch[i].n,
-			};
-		return damon_admin_set_targets(s->adm, k, t, n);
+		return watch_targets(s, k, pids, n);
 	}
 	for (size_t i = 0; i < n; i++) {
 		int nr = regions_for && regions_for[i] ?
@@ -718,33 +729,28 @@ static void query_kdamond(struct damon_src *s, uint32_t k, struct round *w)
 }
 
 /*
- * A round with the tracepoint: the records come through the loop's ring,
- * so the round only keeps the kdamond as the query's would (exited
- * targets dropped, a kdamond that stopped by itself restarted) and checks
- * ownership: records older than a check that passed are the loop's to
- * report.
- */
-/*
  * watch = lower: read the targets' mappings again when due, and commit
  * regions that changed online (damon_set_regions() keeps what the kernel
- * learned of the parts that stay).
+ * learned of the parts that stay); a commit that failed is tried again the
+ * next round.
  */
 static void watch_refresh(struct damon_src *s, struct round *w)
 {
 	int err;
 
 	if (!s->watch || !s->nr_targets || mono_ns() < s->watch_next_ns ||
-	    !watch_read(s, s->targets, s->nr_targets))
+	    (!watch_read(s, s->targets, s->nr_targets) && !s->watch_dirty))
 		return;
-	err = write_targets(s, 0, s->targets, s->nr_targets, NULL);
+	err = watch_targets(s, 0, s->targets, s->nr_targets);
 	if (!err)
 		err = damon_admin_commit(s->adm, 0);
+	s->watch_dirty = err != 0;
 	if (err) {
 		w->errors++;
 		if (!damon_admin_lost(s->adm))
 			slog(s, LOG_WARNING, "damon: cannot commit the new regions of watch = lower: %s",
 			     strerror(-err));
-		s->watch_next_ns = 0;	/* again next round */
+		s->watch_next_ns = 0;
 		return;
 	}
 	pthread_mutex_lock(&s->mx);
@@ -752,6 +758,13 @@ static void watch_refresh(struct damon_src *s, struct round *w)
 	pthread_mutex_unlock(&s->mx);
 }
 
+/*
+ * A round with the tracepoint: the records come through the loop's ring,
+ * so the round only keeps the kdamond as the query's would (exited
+ * targets dropped, a kdamond that stopped by itself restarted) and checks
+ * ownership: records older than a check that passed are the loop's to
+ * report.
+ */
 static void tp_round(struct damon_src *s, struct round *w)
 {
 	uint64_t t = mono_ns();

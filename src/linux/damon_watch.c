@@ -167,7 +167,7 @@ int damon_watch_read(const char *procfs, pid_t pid,
 	if (!err && l.n)
 		err = vma_bounds_read(procfs, pid, &maps, &nmaps);
 	if (!err && l.n) {
-		/* numa_maps lists mappings in address order already */
+		/* the merge join needs them ascending (numa_maps lists them so) */
 		qsort(l.v, l.n, sizeof(*l.v), cmp_u64);
 		err = damon_watch_build(maps, nmaps, l.v, l.n, min_regions, ret, ret_n);
 	}
