@@ -389,8 +389,11 @@ static int set_value(const struct param *p, void *base, const char *key, const c
 	}
 	if (p->type == P_BYTES)
 		x = round(x);		/* "161.4G" */
-	if (x != floor(x))
-		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give a whole number", key, v);
+	if (x != floor(x)) {
+		param_range(p, list, sizeof(list));
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "%s = '%s': give a whole number in %s",
+				   key, v, list);
+	}
 	*(uint64_t *)field = (uint64_t)x;
 	return 0;
 }

@@ -238,6 +238,8 @@ static void test_param_ranges(void **state)
 	assert_string_equal(err, "micro.top_pct = '-5' is out of range: give a number in 0..100 %; the nearest accepted value is 0");
 	assert_int_equal(set("micro.size", "1K", err), -EINVAL);
 	assert_string_equal(err, "micro.size = '1K' is out of range: give a number of bytes (K, M, G, T: powers of 1024) in 4096..1e+15 bytes; the nearest accepted value is 4096");
+	assert_int_equal(set("pghot.freq_threshold", "2.5", err), -EINVAL);
+	assert_string_equal(err, "pghot.freq_threshold = '2.5': give a whole number in 1..7");
 	assert_int_equal(set("pghot.sleep_ms", "soon", err), -EINVAL);
 	assert_string_equal(err, "pghot.sleep_ms = 'soon' is not a number: give a number (k, M, G: powers of 1000) in 50..1000 ms");
 	assert_int_equal(set("micro.thp", "maybe", err), -EINVAL);
