@@ -14,6 +14,12 @@
 #include "linux/vma_bounds.h"
 
 #define WATCH_PAGE 4096ULL
+/* The widest hole two lower-tier mappings are joined across: guard pages
+ * and the gaps between neighbouring mmaps. A wide one (the terabytes
+ * between the heap and the mmap area) would take the regions' random
+ * checks, as the kernel's vaddr operations avoid by leaving out the two
+ * widest gaps (damon_three_regions()). */
+#define WATCH_JOIN_HOLE (2ULL << 20)
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -109,7 +115,7 @@ int damon_watch_build(const struct damon_range *maps, size_t nmaps,
 			j++;
 		if (j == nlower || lower[j] != maps[i].start)
 			continue;
-		if (n && prev + 1 == i)
+		if (n && prev + 1 == i && maps[i].start - r[n - 1].end <= WATCH_JOIN_HOLE)
 			r[n - 1].end = maps[i].end; /* nothing mapped between */
 		else
 			r[n++] = maps[i];

@@ -47,10 +47,10 @@
  * @ret_n:   regions written to @ret; 0 when no mapping holds lower-tier
  *           pages.
  *
- * Mappings that touch or lie across a hole with no mapping in it make one
- * range; a mapping between two lower-tier ones is never covered unless
- * there are more than DAMON_WATCH_MAX ranges, which are then joined across
- * their smallest gaps.
+ * Mappings that touch, or lie across a hole of at most 2 MiB with no
+ * mapping in it, make one range; a mapping between two lower-tier ones is
+ * never covered unless there are more than DAMON_WATCH_MAX ranges, which
+ * are then joined across their smallest gaps.
  * Return: 0, or -EINVAL for a NULL pointer with a count, or @min_regions
  * out of range.
  */

@@ -1981,7 +1981,8 @@ static void test_watch_build(void **state)
 		{ 0x7f0000000000, 0x7f0008000000 },	/* 2 128 MiB area */
 		{ 0x7f0008000000, 0x7f0008100000 },	/* 3 index, touching it */
 		{ 0x7f0009000000, 0x7f000a000000 },	/* 4 16 MiB, after a hole */
-		{ 0x7f000b000000, 0x7f000b100000 },	/* 5 1 MiB, after a hole */
+		{ 0x7f000a100000, 0x7f000a200000 },	/* 5 1 MiB, after a 1 MiB hole */
+		{ 0x7ffc00000000, 0x7ffc00021000 },	/* 6 stack, terabytes on */
 	};
 	struct damon_range r[DAMON_WATCH_MAX], many[200];
 	uint64_t low[200];
@@ -1990,24 +1991,28 @@ static void test_watch_build(void **state)
 	/* the area and the 16 MiB mapping, the index between them is not */
 	low[0] = maps[2].start;
 	low[1] = maps[4].start;
-	assert_int_equal(damon_watch_build(maps, 6, low, 2, 1, r, &n), 0);
+	assert_int_equal(damon_watch_build(maps, 7, low, 2, 1, r, &n), 0);
 	assert_int_equal(n, 2);
 	assert_true(r[0].start == maps[2].start && r[0].end == maps[2].end);
 	assert_true(r[1].start == maps[4].start && r[1].end == maps[4].end);
 	/* cut by size into 10: the area 1 + 8 * 32768 / 36864 = 8, the other 1 */
-	assert_int_equal(damon_watch_build(maps, 6, low, 2, 10, r, &n), 0);
+	assert_int_equal(damon_watch_build(maps, 7, low, 2, 10, r, &n), 0);
 	assert_int_equal(n, 9);
 	assert_true(r[0].start == maps[2].start && r[7].end == maps[2].end);
 	assert_true(r[1].start == r[0].end && r[0].end - r[0].start == 16ULL << 20);
 	assert_true(r[8].start == maps[4].start && r[8].end == maps[4].end);
-	/* touching mappings make one range, and so do two across a hole */
+	/* touching mappings make one range, and so do two across a small
+	 * hole; not across 15 MiB, nor terabytes */
 	low[0] = maps[2].start;
 	low[1] = maps[3].start;
 	low[2] = maps[4].start;
 	low[3] = maps[5].start;
-	assert_int_equal(damon_watch_build(maps, 6, low, 4, 1, r, &n), 0);
-	assert_int_equal(n, 1);
-	assert_true(r[0].start == maps[2].start && r[0].end == maps[5].end);
+	low[4] = maps[6].start;
+	assert_int_equal(damon_watch_build(maps, 7, low, 5, 1, r, &n), 0);
+	assert_int_equal(n, 3);
+	assert_true(r[0].start == maps[2].start && r[0].end == maps[3].end);
+	assert_true(r[1].start == maps[4].start && r[1].end == maps[5].end);
+	assert_true(r[2].start == maps[6].start && r[2].end == maps[6].end);
 	/* a start that is no mapping's (the files were read apart) */
 	low[0] = maps[2].start + 4096;
 	assert_int_equal(damon_watch_build(maps, 6, low, 1, 4, r, &n), 0);
