@@ -2101,10 +2101,13 @@ static void test_watch_lower(void **state)
 	usleep(2000);
 	poll_sync(p, 1000, &c);
 	assert_int_equal(k->nr_commit, 0);
-	/* every page went up: one page at 0, committed online */
+	/* every page went up: one page at 0, committed online once the next
+	 * read is due (100 times the last read's time, at least 1 ms) */
 	put_numa_maps(k, 0);
-	usleep(2000);
-	poll_sync(p, 2000, &c);
+	for (int i = 0; i < 200 && !k->nr_commit; i++) {
+		usleep(10000);
+		poll_sync(p, 2000 + 1000 * (uint64_t)i, &c);
+	}
 	assert_int_equal(k->nr_commit, 1);
 	assert_int_equal(k->nr_off, 0);
 	assert_string_equal(KGET(k, b, "kdamonds/0/contexts/0/targets/0/regions/nr_regions"), "1");
