@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The damon source: DAMON vaddr monitoring of the target processes, read
+ * The damon source: DAMON vaddr (or fvaddr) monitoring of the target processes, read
  * back with the tried-regions query, on top of damon_admin (which owns the
  * kdamonds, checks before every call that they are still ours, and writes
  * the kernel's files). docs/damon-source.md has the full story; in short:
@@ -32,6 +32,10 @@
  *   reader published for the record's time (struct damon_orders), and
  *   follows the kdamond's thread when it restarts. fd() is then an epoll
  *   descriptor that holds the eventfd and the event.
+ * - With watch = lower (damon_watch.h) the context is fvaddr and each
+ *   target's regions are its mappings with lower-tier pages: written with
+ *   every target set, read again in the reader's round when due and
+ *   committed online when they changed (watch_refresh()).
  * - close() stops the thread, then the kdamonds (damon_admin_close()).
  *
  * Locking. Two mutexes, taken in this order only:
