@@ -1369,9 +1369,9 @@ static int watch_supported(struct damon_src *s, char *errbuf, size_t errlen)
 {
 	if (!s->watch || (!s->per_target && damon_admin_layout(s->adm)->target_nid))
 		return 0;
-	snprintf(errbuf, errlen, "damon: watch = lower commits new regions online, which "
-		 "needs Linux 6.11+ and one kdamond for all targets (6.6+, or the tracepoint); "
-		 "set watch = all");
+	snprintf(errbuf, errlen, "damon: watch = lower commits new regions to the running "
+		 "kdamond, which needs Linux 6.11+ (layout %s here); set watch = all",
+		 damon_admin_layout(s->adm)->name);
 	return -EOPNOTSUPP;
 }
 
@@ -1665,7 +1665,7 @@ static const struct src_key damon_keys[] = {
 	  "Where DAMON's regions are read: auto (the damon:damon_aggregated tracepoint through perf where tracefs is mounted and pghotd has CAP_PERFMON, else the sysfs tried-regions query, which costs four file reads per region per interval and DAMOS stat schemes), tracepoint (fail without it) or sysfs.",
 	  DOFF(regions_from), true, NULL, damon_regions_from },
 	{ "watch", SRC_KEY_STRING, 0, 0, "all", "",
-	  "What DAMON watches: all (vaddr: the targets' whole address spaces, regions built by the kernel) or lower (fvaddr: only the targets' mappings that hold pages on a lower-tier node, from /proc/PID/numa_maps, read again every 5 s and committed online; needs Linux 6.11+, and [demotion] enabled = false, since demotion finds its cold pages in the top tier's regions). lower spends no DAMON checks and lookups on memory already on the top tier, and a kdamond whose targets have nothing left on the lower tier checks one page (docs/damon-source.md, \"Watching the lower tier\").",
+	  "What DAMON watches: all (vaddr: the targets' whole address spaces, regions built by the kernel) or lower (fvaddr: only the targets' mappings that hold pages on a lower-tier node, from /proc/PID/numa_maps, read again every 5 s or more and committed online; needs Linux 6.11+, and [demotion] enabled = false, since demotion finds its cold pages in the top tier's regions). lower spends no DAMON checks and lookups on memory already on the top tier, and a target with nothing left on the lower tier costs one page's checks; on the test bed it brought kv-scatter up sooner and cost CPU on kv (docs/damon-source.md, \"Watching the lower tier\").",
 	  DOFF(watch), true, NULL, damon_watch_values },
 };
 #undef DOFF

@@ -67,6 +67,9 @@ out=$("$ROOT/tools/vm/pace-cost.sh" --repeat 2>&1) && fail "--repeat without a v
 out=$("$ROOT/tools/vm/pace-cost.sh" --table "$T/kept" --update "$T/missing.md" 2>&1) &&
 	fail "--update of a missing file succeeded" ||
 	{ echo "$out" | grep -q "no such file" && ok "--update of a missing file: says so" || fail "--update missing: $out"; }
+out=$("$ROOT/tools/vm/pace-cost.sh" --table "$T/nodir" 2>&1) && fail "--table of a missing directory succeeded" ||
+	{ echo "$out" | grep -q "no such directory" && ok "missing directory: says so" || fail "missing dir: $out"; }
+mkdir -p "$T/none"
 out=$("$ROOT/tools/vm/pace-cost.sh" --table "$T/none" 2>&1) && fail "--table of a directory without runs succeeded" ||
 	{ echo "$out" | grep -q "run tools/vm/pace-cost.sh without --table first" && ok "no runs: says to run it first" ||
 		fail "no runs: $out"; }

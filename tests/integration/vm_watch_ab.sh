@@ -48,4 +48,14 @@ msg=$("$ROOT/tools/vm/watch-ab.sh" --table "$T/empty" 2>&1) && fail "--table of 
 		fail "empty DIR message: $msg"; }
 msg=$("$ROOT/tools/vm/watch-ab.sh" --repeat 2>&1) && fail "--repeat without a value succeeded" ||
 	{ grep -q -- "--repeat wants a value" <<<"$msg" && ok "--repeat without a value" || fail "message: $msg"; }
+# a results.json that is no JSON: an error, and the last table stays
+cp "$T/watch.md" "$T/watch.before"
+echo '{not json' > "$T/lower/results.json"
+"$ROOT/tools/vm/watch-ab.sh" --table "$T" >/dev/null 2>&1 && fail "--table of bad JSON succeeded" ||
+	ok "--table of bad JSON fails"
+cmp -s "$T/watch.md" "$T/watch.before" && ok "the last table stays" || fail "watch.md changed"
+msg=$("$ROOT/tools/vm/watch-ab.sh" --table "$T/nodir" 2>&1) && fail "--table of a missing DIR succeeded" ||
+	{ grep -q "no such directory" <<<"$msg" && ok "missing DIR: says so" || fail "missing DIR message: $msg"; }
+msg=$("$ROOT/tools/vm/watch-ab.sh" -h 2>/dev/null) && grep -q -- "--table DIR" <<<"$msg" &&
+	grep -q -- "--repeat N" <<<"$msg" && ok "-h: both forms on stdout" || fail "-h: $msg"
 [ $nfail -eq 0 ] || exit 1

@@ -2135,7 +2135,7 @@ static void test_watch_refused(void **state)
 	/* 6.2: one kdamond per target, no online commit */
 	k = fk_new(602, true);
 	assert_int_equal(open_watch(k, false, "lower", &p, err, sizeof(err)), -EOPNOTSUPP);
-	assert_non_null(strstr(err, "needs Linux 6.11+"));
+	assert_non_null(strstr(err, "which needs Linux 6.11+ (layout "));
 	assert_string_equal(KGET(k, b, "kdamonds/nr_kdamonds"), "0");
 	fk_free(k);
 }

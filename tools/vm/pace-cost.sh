@@ -147,6 +147,7 @@ table() {
 		}' "$OUT/pace.tsv"
 	done
 }
-table > "$OUT/pace.md"
+table > "$OUT/pace.md.tmp" && mv "$OUT/pace.md.tmp" "$OUT/pace.md" ||
+	{ rm -f "$OUT/pace.md.tmp"; exit 1; }
 cat "$OUT/pace.md"
 ab_update "$OUT/pace.md"

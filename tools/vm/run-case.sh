@@ -5,7 +5,8 @@
 # OUTDIR/NAME.res (the lines between the result markers), or OUTDIR/NAME.fail
 # (why not); NAME is SCENARIO-CASE, or SCENARIO-CASE.rREPEAT when REPEAT (the
 # number of this run of the case, 1..) is given. Exit 0 ok, 1 the case failed
-# (reason and the console tail on stderr), 77 no kernel.
+# (reason and the console tail on stderr), 2 a bad argument or setting
+# (nothing booted, nothing written), 77 no kernel.
 # Environment: PGHOT_CACHE (kernel cache), PGHOT_VM_* (see scenarios.sh),
 # PGHOT_VM_TIMEOUT (seconds for the whole boot; default SECS + 150),
 # PGHOT_VM_INITRD (a prebuilt base initramfs; default: built here),
@@ -24,8 +25,14 @@ case $REPEAT in
 ''|[1-9]|[1-9][0-9]) ;;
 *) echo "run-case: REPEAT '$REPEAT': want a number in 1..99" >&2; exit 2 ;;
 esac
-mkdir -p "$OUT"
 scenario_env "$SCENARIO" "$CASE" || exit 2
+# watch = lower with a config that demotes: pghotd would refuse it at start
+if [ "$DAMON_WATCH" = lower ] && [ "${CASE#pghotd}" != "$CASE" ] &&
+	awk '/^\[/ { sec = $0 } sec == "[demotion]" && /^enabled *= *(true|yes|on|1) *$/ { f = 1 } END { exit !f }' "$PGHOTD_CONF"; then
+	echo "run-case: PGHOT_VM_DAMON_WATCH=lower: $PGHOTD_CONF demotes, which watch = lower refuses (no cold top-tier pages to find)" >&2
+	exit 2
+fi
+mkdir -p "$OUT"
 NAME=$SCENARIO-$CASE${REPEAT:+.r$REPEAT}
 LOG=$OUT/$NAME.log
 RES=$OUT/$NAME.res

@@ -8,6 +8,7 @@
 # which watch = lower refuses.
 #   tools/vm/watch-ab.sh [--repeat N] [--out DIR] [--update FILE]  run, then the table
 #   tools/vm/watch-ab.sh --table DIR [--update FILE]                the table of DIR's runs
+# About 25 minutes with --repeat 3 (18 guest runs of about 80 s).
 # DIR (default build/watch) holds all/ and lower/, each with the runs' .res
 # files, run.env and results.json (tools/vm/report.sh). --update FILE
 # rewrites what lies between these lines of FILE (nothing else changes):
@@ -16,7 +17,7 @@
 # The guest runs take the VM lock as run-case.sh does (PGHOT_VM_LOCK).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-AB_NAME=watch-ab OUT=$ROOT/build/watch AB_USAGE_LINES=10,11
+AB_NAME=watch-ab OUT=$ROOT/build/watch AB_USAGE_LINES=9,10
 . "$ROOT/tools/vm/ab-args.sh"
 ab_args "$@"
 command -v jq >/dev/null || { echo "watch-ab: jq missing (scripts/install-deps vm)" >&2; exit 1; }
@@ -84,6 +85,8 @@ table() {
 	  ["promoter CPU, last 30 s (s)", "cpu_last30_s", "s2"]) as [$name, $f, $fmt] |
 	 "| \($s) | \($name) | \(cell($ca; $f; $fmt)) | \(cell($cl; $f; $fmt)) |")'
 }
-table > "$OUT/watch.md"
+# written whole or not at all: a bad results.json leaves the last table
+table > "$OUT/watch.md.tmp" && mv "$OUT/watch.md.tmp" "$OUT/watch.md" ||
+	{ rm -f "$OUT/watch.md.tmp"; exit 1; }
 cat "$OUT/watch.md"
 ab_update "$OUT/watch.md"

@@ -984,6 +984,27 @@ static int check_damos(const struct pghotd_config *c, char *errbuf, size_t errle
 	return 0;
 }
 
+/*
+ * [damon] watch = lower with pghotd's own demotion: demotion finds its cold
+ * pages in the top tier's regions, which that source then does not watch
+ * (docs/damon-source.md, "Watching the lower tier"). Blames the key given
+ * last.
+ */
+static int check_watch(const struct pghotd_config *c, char *errbuf, size_t errlen)
+{
+	const struct cfg_desc *dw = find_in("damon", "watch");
+	const struct cfg_desc *dd = find_in("demotion", "enabled");
+	int lw, ld;
+
+	if (!dw || !c->demote_enabled || c->execution == PGHOTD_EXEC_DAMOS ||
+	    !(c->sources & (1u << dw->src)) || strcmp(cfield(c, dw), "lower"))
+		return 0;
+	lw = c->line[desc_index(dw)];
+	ld = c->line[desc_index(dd)];
+	return fail(errbuf, errlen, c, lw > ld ? lw : ld,
+		    "key 'watch' of [damon]: watch = lower watches only mappings with lower-tier pages, so [demotion] would find no cold pages on the top tier: set watch = all, or [demotion] enabled = false");
+}
+
 /* Required strings of the enabled sources. */
 static int check_required(const struct pghotd_config *c, char *errbuf,
 			  size_t errlen)
@@ -1058,6 +1079,8 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 	err = check_sources(c, errbuf, errlen);
 	if (!err)
 		err = check_damos(c, errbuf, errlen);
+	if (!err)
+		err = check_watch(c, errbuf, errlen);
 	if (err)
 		return err;
 	if (strlen(c->socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {

@@ -19,4 +19,12 @@ ab_block_checks() {
 	"$script" --table "$dir" --update "$dir/plain.md" >/dev/null 2>&1 &&
 		fail "--update of a file without the block succeeded" || ok "--update refuses a file without the block"
 	[ "$(cat "$dir/plain.md")" = "no block here" ] && ok "that file is unchanged" || fail "that file changed"
+	# the end line before the begin line: splicing would take the lines
+	# after the begin line
+	ab_block_doc "$script" "$dir/rev.md"
+	awk 'NR == 2 { b = $0; next } NR == 4 { print; print b; next } { print }' "$dir/rev.md" > "$dir/rev2.md"
+	cp "$dir/rev2.md" "$dir/rev.before"
+	"$script" --table "$dir" --update "$dir/rev2.md" >/dev/null 2>&1 &&
+		fail "--update of a file with the end line first succeeded" || ok "--update refuses the end line first"
+	cmp -s "$dir/rev2.md" "$dir/rev.before" && ok "that file is unchanged" || fail "that file changed"
 }
