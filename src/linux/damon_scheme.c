@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "linux/sysfs_io.h"
+#include "linux/sorted.h"
 #include "linux/vma_bounds.h"
 
 const struct damos_pattern damos_pattern_all = {
@@ -268,13 +269,6 @@ int damon_pid_regions(const char *procfs_root, pid_t pid, struct damon_range ret
 	return err;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The numbers N of the entries "<prefix>N" of @dir, sorted. */
 static int list_numbered(const char *dir, const char *prefix, uint64_t **ret,
 			 size_t *ret_n)
@@ -308,7 +302,7 @@ static int list_numbered(const char *dir, const char *prefix, uint64_t **ret,
 	}
 	closedir(d);
 	if (n)
-		qsort(idx, n, sizeof(*idx), cmp_u64);
+		qsort(idx, n, sizeof(*idx), sorted_cmp_u64);
 	*ret = idx;
 	*ret_n = n;
 	return 0;

@@ -11,6 +11,7 @@
 
 #include "linux/numa_maps.h"
 #include "linux/proc_parse.h"
+#include "linux/sorted.h"
 #include "linux/vma_bounds.h"
 
 #define WATCH_PAGE 4096ULL
@@ -20,13 +21,6 @@
  * checks, as the kernel's vaddr operations avoid by leaving out the two
  * widest gaps (damon_three_regions()). */
 #define WATCH_JOIN_HOLE (2ULL << 20)
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /*
  * Join @r (@n ranges, ascending) across its smallest gaps until at most
@@ -44,7 +38,7 @@ static int join_smallest_gaps(struct damon_range *r, size_t n, size_t max)
 		return -ENOMEM;
 	for (size_t i = 0; i + 1 < n; i++)
 		gap[i] = r[i + 1].start - r[i].end;
-	qsort(gap, n - 1, sizeof(*gap), cmp_u64);
+	qsort(gap, n - 1, sizeof(*gap), sorted_cmp_u64);
 	close = n - max;
 	cut = gap[close - 1];	/* the largest gap that closes */
 	free(gap);
@@ -174,7 +168,7 @@ int damon_watch_read(const char *procfs, pid_t pid,
 		err = vma_bounds_read(procfs, pid, &maps, &nmaps);
 	if (!err && l.n) {
 		/* the merge join needs them ascending (numa_maps lists them so) */
-		qsort(l.v, l.n, sizeof(*l.v), cmp_u64);
+		qsort(l.v, l.n, sizeof(*l.v), sorted_cmp_u64);
 		err = damon_watch_build(maps, nmaps, l.v, l.n, min_regions, ret, ret_n);
 	}
 	free(maps);

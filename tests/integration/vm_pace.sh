@@ -9,10 +9,6 @@
 # without one, changing nothing.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-nfail=0
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
-ok() { echo "ok: $*"; }
 . "$ROOT/tests/integration/fakes/ab-block.sh"
 
 # res FILE HOT_AT_31S SHARE_AT_31S HOT_AT_32S TICKS: 8192 hot pages, moved at 30 s

@@ -6,10 +6,6 @@
 # one, changing nothing; a DIR without results says what to run.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-nfail=0
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
-ok() { echo "ok: $*"; }
 . "$ROOT/tests/integration/fakes/ab-block.sh"
 command -v jq >/dev/null || { echo "no jq"; exit 77; }
 
