@@ -3,7 +3,9 @@
 # OUT (the default folder). ab_args "$@" sets REPEAT (default 3, 1..9), OUT,
 # UPDATE (a file whose generated block to rewrite, checked before any run)
 # and RUN (empty for --table); ab_update FILE.md splices FILE.md into the
-# block of UPDATE (scripts/splice-block), when --update was given.
+# block of UPDATE (scripts/splice-block), when --update was given;
+# ab_initrd builds the guest's base initramfs once for all the runs, as
+# demo.sh does (run-case.sh would build it at every boot).
 # the usage lines of the script's header; -h prints them to stdout
 ab_usage() { sed -n "${AB_USAGE_LINES:-8,9}p" "$0" | sed 's/^# //' >&2; exit 2; }
 ab_help() { sed -n "${AB_USAGE_LINES:-8,9}p" "$0" | sed 's/^# //'; exit 0; }
@@ -44,4 +46,11 @@ ab_update() {
 	[ -n "$UPDATE" ] || return 0
 	"$ROOT/scripts/splice-block" "$UPDATE" "tools/vm/$AB_NAME.sh" cat "$1"
 	echo "$AB_NAME: $UPDATE updated" >&2
+}
+
+ab_initrd() {
+	AB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/pghot-ab.XXXXXX")
+	trap 'rm -rf "$AB_TMP"' EXIT
+	"$ROOT/tools/vm/mkinitrd.sh" "$AB_TMP/base.cpio.gz"
+	export PGHOT_VM_INITRD=$AB_TMP/base.cpio.gz
 }

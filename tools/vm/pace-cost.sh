@@ -32,6 +32,7 @@ variant_label() {
 }
 
 if [ -n "$RUN" ]; then
+	ab_initrd
 	mkdir -p "$OUT"
 	conf1=$OUT/pghotd-phase-pace1.conf
 	# the promote config with the pace off: one key added to [damon]

@@ -25,6 +25,7 @@ SCEN="promote kv kv-scatter"
 VARIANTS="all lower"
 
 if [ -n "$RUN" ]; then
+	ab_initrd
 	commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 	git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || commit="$commit+changes"
 	start=$(date +%s)
