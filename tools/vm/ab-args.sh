@@ -1,11 +1,12 @@
-# The options of the test bed's comparison scripts (pace-cost.sh,
-# watch-ab.sh), sourced after they set AB_NAME (their name in messages) and
+# What the test bed's comparison scripts share (pace-cost.sh, watch-ab.sh,
+# rev-ab.sh), sourced after they set AB_NAME (their name in messages) and
 # OUT (the default folder). ab_args "$@" sets REPEAT (default 3, 1..9), OUT,
 # UPDATE (a file whose generated block to rewrite, checked before any run)
 # and RUN (empty for --table); ab_update FILE.md splices FILE.md into the
 # block of UPDATE (scripts/splice-block), when --update was given;
 # ab_initrd builds the guest's base initramfs once for all the runs, as
-# demo.sh does (run-case.sh would build it at every boot).
+# demo.sh does (run-case.sh would build it at every boot); ab_table prints
+# the table of pghotd's figures in two variants' results.json.
 # the usage lines of the script's header; -h prints them to stdout
 ab_usage() { sed -n "${AB_USAGE_LINES:-8,9}p" "$0" | sed 's/^# //' >&2; exit 2; }
 ab_help() { sed -n "${AB_USAGE_LINES:-8,9}p" "$0" | sed 's/^# //'; exit 0; }
@@ -53,4 +54,41 @@ ab_initrd() {
 	trap 'rm -rf "$AB_TMP"' EXIT
 	"$ROOT/tools/vm/mkinitrd.sh" "$AB_TMP/base.cpio.gz"
 	export PGHOT_VM_INITRD=$AB_TMP/base.cpio.gz
+}
+
+# ab_table A_JSON B_JSON A_HEAD B_HEAD "SCENARIO..." INTRO: INTRO, then one
+# row per scenario and figure of pghotd's case: A, B (median (min-max)).
+ab_table() {
+	jq -r -n --slurpfile a "$1" --slurpfile b "$2" --arg ha "$3" --arg hb "$4" \
+		--arg scen "$5" --arg intro "$6" '
+	# non-negative numbers with one or two decimals, as the other tables
+	def d1: (. * 10 | round) as $x | "\($x / 10 | floor).\($x % 10)";
+	def d2: (. * 100 | round) as $x | "\($x / 100 | floor).\($x % 100 | if . < 10 then "0\(.)" else tostring end)";
+	def num($fmt):
+		if . == null then "never"
+		elif $fmt == "pct" then . * 100 | d1
+		elif $fmt == "pct2" then . * 100 | d2
+		elif $fmt == "s2" then d2
+		else d1 end;
+	def unit($fmt): if ($fmt | startswith("pct")) and . != "never" then . + "%" else . end;
+	def cell($c; $f; $fmt):
+		if $c == null or ($c.runs // 0) == 0 then "not run"
+		else ($c.median[$f] | num($fmt) | unit($fmt)) +
+			(if $c.runs > 1 and $c.min[$f] != $c.max[$f]
+			 then " (" + ($c.min[$f] | num($fmt)) + "–" + ($c.max[$f] | num($fmt)) + ")"
+			 else "" end)
+		end;
+	$intro,
+	"",
+	"| scenario | figure | \($ha) | \($hb) |",
+	"|---|---|---|---|",
+	(($scen | split(" "))[] as $s |
+	 ($a[0].scenarios[$s].cases.pghotd) as $ca | ($b[0].scenarios[$s].cases.pghotd) as $cb |
+	 (["DRAM access share, mean", "dram_access_share_mean", "pct"],
+	  ["t90 hot set on DRAM (s)", "t90_s", "s"],
+	  ["cold pages moved up", "cold_promoted_fraction", "pct2"],
+	  ["promoter CPU (s)", "cpu_s", "s2"],
+	  ["of which kdamond (s)", "cpu_kdamond_s", "s2"],
+	  ["promoter CPU, last 30 s (s)", "cpu_last30_s", "s2"]) as [$name, $f, $fmt] |
+	 "| \($s) | \($name) | \(cell($ca; $f; $fmt)) | \(cell($cb; $f; $fmt)) |")'
 }

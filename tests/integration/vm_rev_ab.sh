@@ -1,0 +1,69 @@
+#!/bin/bash
+# tools/vm/rev-ab.sh without a VM: its table on made-up results (one row
+# per scenario and figure of both revisions, headed by their commits,
+# "not run" for a scenario only one has), --update of the generated block
+# only; and what it refuses before building anything: no or one revision,
+# a name that is no revision, an unknown scenario (exit 2, no worktree
+# left behind).
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tests/integration/fakes/ab-block.sh"
+command -v jq >/dev/null || { echo "no jq"; exit 77; }
+command -v git >/dev/null && git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 ||
+	{ echo "not a git checkout"; exit 77; }
+
+# results DIR COMMIT SHARE CPU SCENARIO...
+results() {
+	local dir=$1 commit=$2 share=$3 cpu=$4
+	shift 4
+	mkdir -p "$dir"
+	jq -n --arg commit "$commit" --argjson sm "$share" --argjson cpu "$cpu" --arg scen "$*" '
+	def c: {runs: 3, failed: 0,
+		median: {dram_access_share_mean: $sm, t90_s: 2.1, cold_promoted_fraction: 0.0061,
+			 cpu_s: $cpu, cpu_kdamond_s: 1.5, cpu_last30_s: 0.68},
+		min: {dram_access_share_mean: ($sm - 0.01), t90_s: 2.1, cold_promoted_fraction: 0.0005,
+		      cpu_s: $cpu, cpu_kdamond_s: 1.5, cpu_last30_s: 0.6},
+		max: {dram_access_share_mean: $sm, t90_s: null, cold_promoted_fraction: 0.0807,
+		      cpu_s: $cpu, cpu_kdamond_s: 1.5, cpu_last30_s: 0.7}};
+	{meta: {date: "2026-12-02T12:00Z", commit: $commit, repeats: 3},
+	 scenarios: ([$scen | split(" ")[] | {key: ., value: {cases: {pghotd: c}}}] | from_entries)}' \
+		> "$dir/results.json"
+}
+results "$T/a" 1111111 0.915 6.69 promote kv-scatter
+results "$T/b" abc1234 0.935 5.2 promote
+ab_block_doc rev-ab.sh "$T/doc.md"
+"$ROOT/tools/vm/rev-ab.sh" --table "$T" --update "$T/doc.md" > "$T/out" 2> "$T/err" ||
+	fail "rev-ab.sh --table failed: $(cat "$T/err")"
+for row in \
+	"| scenario | figure | A: 1111111 | B: abc1234 |" \
+	"| promote | DRAM access share, mean | 91.5% (90.5–91.5) | 93.5% (92.5–93.5) |" \
+	"| promote | t90 hot set on DRAM (s) | 2.1 (2.1–never) | 2.1 (2.1–never) |" \
+	"| promote | promoter CPU (s) | 6.69 | 5.20 |" \
+	"| kv-scatter | DRAM access share, mean | 91.5% (90.5–91.5) | not run |"; do
+	grep -qxF "$row" "$T/doc.md" && ok "row: $row" || fail "no row '$row' in: $(cat "$T/doc.md")"
+done
+grep -q "A commit 1111111, B commit abc1234" "$T/doc.md" && ok "intro names both commits" ||
+	fail "intro: $(grep -m1 Generated "$T/doc.md")"
+ab_block_checks "$ROOT/tools/vm/rev-ab.sh" "$T" "$T/doc.md"
+
+# refused before any build: nothing added to the worktrees
+before=$(git -C "$ROOT" worktree list | wc -l)
+expect_refusal() {
+	local want=$1
+	shift
+	msg=$("$ROOT/tools/vm/rev-ab.sh" --out "$T/run" "$@" 2>&1)
+	rc=$?
+	[ $rc -eq 2 ] && grep -q -- "$want" <<<"$msg" && ok "refused: $*" ||
+		fail "rev-ab.sh $* exited $rc: $msg"
+}
+expect_refusal "give two revisions" HEAD
+expect_refusal "give two revisions"
+expect_refusal "is not a revision" HEAD no-such-revision-here
+expect_refusal "unknown scenario 'bogus'" --scenarios bogus HEAD HEAD
+expect_refusal "--scenarios wants a value" --scenarios
+[ "$(git -C "$ROOT" worktree list | wc -l)" -eq "$before" ] && ok "no worktree left behind" ||
+	fail "worktrees: $(git -C "$ROOT" worktree list)"
+[ ! -e "$T/run" ] && ok "no output folder made" || fail "$T/run was made"
+msg=$("$ROOT/tools/vm/rev-ab.sh" -h 2>/dev/null) && grep -q -- "REV_A REV_B" <<<"$msg" &&
+	grep -q -- "--table DIR" <<<"$msg" && ok "-h: both forms on stdout" || fail "-h: $msg"
+[ $nfail -eq 0 ] || exit 1
