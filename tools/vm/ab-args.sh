@@ -6,7 +6,8 @@
 # block of UPDATE (scripts/splice-block), when --update was given;
 # ab_initrd builds the guest's base initramfs once for all the runs, as
 # demo.sh does (run-case.sh would build it at every boot); ab_table prints
-# the table of pghotd's figures in two variants' results.json.
+# the table of pghotd's figures in two variants' results.json; ab_publish
+# FILE.md CMD writes CMD's table to FILE.md, prints it and splices it.
 # the usage lines of the script's header; -h prints them to stdout
 ab_usage() { sed -n "${AB_USAGE_LINES:-8,9}p" "$0" | sed 's/^# //' >&2; exit 2; }
 ab_help() { sed -n "${AB_USAGE_LINES:-8,9}p" "$0" | sed 's/^# //'; exit 0; }
@@ -91,4 +92,16 @@ ab_table() {
 	  ["of which kdamond (s)", "cpu_kdamond_s", "s2"],
 	  ["promoter CPU, last 30 s (s)", "cpu_last30_s", "s2"]) as [$name, $f, $fmt] |
 	 "| \($s) | \($name) | \(cell($ca; $f; $fmt)) | \(cell($cb; $f; $fmt)) |")'
+}
+
+# ab_publish FILE.md CMD...: CMD's output into FILE.md, written whole or not
+# at all (a bad results.json leaves the last table, and exits 1); then
+# printed, and spliced into UPDATE's block when --update was given.
+ab_publish() {
+	local file=$1
+	shift
+	"$@" > "$file.tmp" && mv "$file.tmp" "$file" ||
+		{ rm -f "$file.tmp"; exit 1; }
+	cat "$file"
+	ab_update "$file"
 }

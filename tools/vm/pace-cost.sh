@@ -148,7 +148,4 @@ table() {
 		}' "$OUT/pace.tsv"
 	done
 }
-table > "$OUT/pace.md.tmp" && mv "$OUT/pace.md.tmp" "$OUT/pace.md" ||
-	{ rm -f "$OUT/pace.md.tmp"; exit 1; }
-cat "$OUT/pace.md"
-ab_update "$OUT/pace.md"
+ab_publish "$OUT/pace.md" table

@@ -119,8 +119,4 @@ table() {
 			"$OUT/a/results.json") || return 1
 	ab_table "$OUT/a/results.json" "$OUT/b/results.json" "$ha" "$hb" "$scen" "$intro"
 }
-# written whole or not at all: a bad results.json leaves the last table
-table > "$OUT/rev-ab.md.tmp" && mv "$OUT/rev-ab.md.tmp" "$OUT/rev-ab.md" ||
-	{ rm -f "$OUT/rev-ab.md.tmp"; exit 1; }
-cat "$OUT/rev-ab.md"
-ab_update "$OUT/rev-ab.md"
+ab_publish "$OUT/rev-ab.md" table

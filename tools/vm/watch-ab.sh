@@ -58,8 +58,4 @@ table() {
 		"$OUT/all/results.json") || return 1
 	ab_table "$OUT/all/results.json" "$OUT/lower/results.json" "watch = all" "watch = lower" "$SCEN" "$intro"
 }
-# written whole or not at all: a bad results.json leaves the last table
-table > "$OUT/watch.md.tmp" && mv "$OUT/watch.md.tmp" "$OUT/watch.md" ||
-	{ rm -f "$OUT/watch.md.tmp"; exit 1; }
-cat "$OUT/watch.md"
-ab_update "$OUT/watch.md"
+ab_publish "$OUT/watch.md" table
