@@ -9,34 +9,15 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tests/integration/fakes/ab-block.sh"
 command -v jq >/dev/null || { echo "no jq"; exit 77; }
 
-# results DIR SHARE_MEDIAN SHARE_MIN T90 CPU
-results() {
-	mkdir -p "$1"
-	jq -n --argjson sm "$2" --argjson sl "$3" --argjson t90 "$4" --argjson cpu "$5" '
-	def c: {runs: 3, failed: 0,
-		median: {dram_access_share_mean: $sm, t90_s: $t90, cold_promoted_fraction: 0.0061,
-			 cpu_s: $cpu, cpu_kdamond_s: 1.5, cpu_last30_s: 0.68},
-		min: {dram_access_share_mean: $sl, t90_s: $t90, cold_promoted_fraction: 0.0005,
-		      cpu_s: $cpu, cpu_kdamond_s: 1.5, cpu_last30_s: 0.6},
-		max: {dram_access_share_mean: $sm, t90_s: null, cold_promoted_fraction: 0.0807,
-		      cpu_s: $cpu, cpu_kdamond_s: 1.5, cpu_last30_s: 0.7}};
-	{meta: {date: "2026-12-02T12:00Z", commit: "abc1234", repeats: 3},
-	 scenarios: {promote: {cases: {pghotd: c}}, kv: {cases: {pghotd: c}}}}' > "$1/results.json"
-}
-results "$T/all" 0.915 0.9 6.1 6.69
-results "$T/lower" 0.943 0.943 null 4.5
-ab_block_doc watch-ab.sh "$T/doc.md"
-"$ROOT/tools/vm/watch-ab.sh" --table "$T" --update "$T/doc.md" > "$T/out" 2> "$T/err" ||
-	fail "watch-ab.sh --table failed: $(cat "$T/err")"
-for row in \
+ab_results "$T/all" abc1234 0.915 0.9 6.1 6.69 promote kv
+ab_results "$T/lower" abc1234 0.943 0.943 null 4.5 promote kv
+ab_table_rows "$ROOT/tools/vm/watch-ab.sh" \
 	"| promote | DRAM access share, mean | 91.5% (90.0–91.5) | 94.3% |" \
 	"| promote | t90 hot set on DRAM (s) | 6.1 (6.1–never) | never |" \
 	"| promote | cold pages moved up | 0.61% (0.05–8.07) | 0.61% (0.05–8.07) |" \
 	"| kv | promoter CPU (s) | 6.69 | 4.50 |" \
 	"| kv | promoter CPU, last 30 s (s) | 0.68 (0.60–0.70) | 0.68 (0.60–0.70) |" \
-	"| kv-scatter | DRAM access share, mean | not run | not run |"; do
-	grep -qxF "$row" "$T/doc.md" && ok "row: $row" || fail "no row '$row' in: $(cat "$T/doc.md")"
-done
+	"| kv-scatter | DRAM access share, mean | not run | not run |"
 ab_block_checks "$ROOT/tools/vm/watch-ab.sh" "$T" "$T/doc.md"
 mkdir -p "$T/empty"
 msg=$("$ROOT/tools/vm/watch-ab.sh" --table "$T/empty" 2>&1) && fail "--table of an empty DIR succeeded" ||

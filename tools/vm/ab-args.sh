@@ -7,7 +7,8 @@
 # ab_initrd builds the guest's base initramfs once for all the runs, as
 # demo.sh does (run-case.sh would build it at every boot); ab_table prints
 # the table of pghotd's figures in two variants' results.json; ab_publish
-# FILE.md CMD writes CMD's table to FILE.md, prints it and splices it.
+# FILE.md CMD writes CMD's table to FILE.md, prints it and splices it;
+# ab_variant_dir, ab_report and ab_have_results keep a variant's folder.
 # the usage lines of the script's header; -h prints them to stdout
 ab_usage() { sed -n "${AB_USAGE_LINES:-8,9}p" "$0" | sed 's/^# //' >&2; exit 2; }
 ab_help() { sed -n "${AB_USAGE_LINES:-8,9}p" "$0" | sed 's/^# //'; exit 0; }
@@ -104,4 +105,35 @@ ab_publish() {
 		{ rm -f "$file.tmp"; exit 1; }
 	cat "$file"
 	ab_update "$file"
+}
+
+# ab_variant_dir DIR COMMIT OVERRIDES: DIR emptied of an earlier run's
+# results (.res, .fail, the runs' SCENARIO-CASE logs) and its run.env
+# started (date, commit, repeats, host, overrides: what report.sh reads).
+ab_variant_dir() {
+	mkdir -p "$1"
+	rm -f "$1"/*.res "$1"/*.fail "$1"/*-*.log
+	printf 'date=%s\ncommit=%s\nrepeats=%s\nhost=%s cores, QEMU TCG\noverrides=%s\n' \
+		"$(date -u +%Y-%m-%dT%H:%MZ)" "$2" "$REPEAT" "$(nproc)" "$3" > "$1/run.env"
+}
+
+# ab_report START DIR SCENARIO...: DIR's wall time since START (date +%s)
+# into its run.env, then its results.json (tools/vm/report.sh).
+ab_report() {
+	local start=$1 dir=$2
+
+	shift 2
+	echo "wall_s=$(($(date +%s) - start))" >> "$dir/run.env"
+	"$ROOT/tools/vm/report.sh" "$dir" "$@" >/dev/null
+}
+
+# ab_have_results DIR...: exit 1, saying what to run, unless each DIR has
+# a results.json.
+ab_have_results() {
+	local d
+
+	for d in "$@"; do
+		[ -s "$d/results.json" ] ||
+			{ echo "$AB_NAME: no $d/results.json: run tools/vm/$AB_NAME.sh without --table first" >&2; exit 1; }
+	done
 }

@@ -52,20 +52,21 @@ working_patch() {
 	git -C "$ROOT" diff-index -p --binary HEAD --
 }
 
-# build REV (a commit hash, or . for the working tree) into worktree WT and
-# its initramfs WT.cpio.gz; the build's output goes to LOG
+# build commit HASH, with the working tree's changes when PATCH (a file)
+# is given, into worktree WT and its initramfs WT.cpio.gz; the build's
+# output goes to LOG
 build_rev() {
-	local rev=$1 wt=$2 log=$3 base=$1
+	local hash=$1 patch=$2 wt=$3 log=$4
 
-	[ "$rev" = . ] && base=HEAD
-	git -C "$ROOT" worktree add --detach "$wt" "$base" >/dev/null 2>&1 ||
-		{ echo "rev-ab: git worktree add of $rev failed" >&2; return 1; }
-	if [ "$rev" = . ]; then
-		working_patch | git -C "$wt" apply --allow-empty ||
+	git -C "$ROOT" worktree add --detach "$wt" "$hash" >/dev/null 2>&1 ||
+		{ echo "rev-ab: git worktree add of $hash failed" >&2; return 1; }
+	if [ -n "$patch" ]; then
+		git -C "$wt" apply --allow-empty "$patch" ||
 			{ echo "rev-ab: the working tree's changes do not apply to a checkout of HEAD" >&2; return 1; }
 	fi
 	make -C "$wt" -j"$(nproc)" build/bin/pghot build/bin/pghotd >"$log" 2>&1 ||
-		{ echo "rev-ab: building $rev failed (all of it in $log):" >&2; tail -n 20 "$log" >&2; return 1; }
+		{ echo "rev-ab: building $hash${patch:+ with the changes of the working tree} failed (all of it in $log):" >&2
+		  tail -n 20 "$log" >&2; return 1; }
 	"$wt/tools/vm/mkinitrd.sh" "$wt.cpio.gz"
 }
 
@@ -78,46 +79,49 @@ cleanup() {
 	rm -rf "$AB_TMP"
 }
 
-# REVS as commit hashes (or .), COMMITS as the tables name them
+# HASHES: REVS as commit hashes (. as HEAD's); PATCHES: the working
+# tree's changes, taken once into AB_TMP/work.patch, for ., else empty;
+# COMMITS: how the tables name them (+changes when . has any)
 resolve_revs() {
-	local rev c full
+	local rev c full patch
 
 	[ ${#REVS[@]} -eq 2 ] || { echo "rev-ab: give two revisions (a commit, a branch, or . for the working tree)" >&2; ab_usage; }
-	COMMITS=() HASHES=()
+	COMMITS=() HASHES=() PATCHES=()
 	for rev in "${REVS[@]}"; do
+		patch=
 		if [ "$rev" = . ]; then
-			full=.
-			c=$(git -C "$ROOT" rev-parse --short HEAD)
-			[ -z "$(working_patch)" ] || c="$c+changes"
+			full=$(git -C "$ROOT" rev-parse --verify HEAD)
+			c=$(git -C "$ROOT" rev-parse --short "$full")
+			patch=$AB_TMP/work.patch
+			[ -e "$patch" ] || working_patch > "$patch"
+			[ -s "$patch" ] && c="$c+changes"
 		else
 			case $rev in -*) die "'$rev' is not a revision of $ROOT: nothing run" ;; esac
 			full=$(git -C "$ROOT" rev-parse --verify --quiet "$rev^{commit}") ||
 				die "'$rev' is not a revision of $ROOT: nothing run"
 			c=$(git -C "$ROOT" rev-parse --short "$full")
 		fi
-		HASHES+=("$full") COMMITS+=("$c")
+		HASHES+=("$full") COMMITS+=("$c") PATCHES+=("$patch")
 	done
 }
 
 run_all() {
 	local i v r s start
 
+	AB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/pghot-rev-ab.XXXXXX")
+	trap cleanup EXIT
 	resolve_revs
 	for v in a b; do
 		mkdir -p "$OUT/$v" 2>/dev/null && [ -w "$OUT/$v" ] ||
 			die "--out $OUT: cannot make $OUT/$v there: nothing run"
 	done
-	AB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/pghot-rev-ab.XXXXXX")
-	trap cleanup EXIT
-	build_rev "${HASHES[0]}" "$AB_TMP/a" "$OUT/a/build.log"
-	build_rev "${HASHES[1]}" "$AB_TMP/b" "$OUT/b/build.log"
+	build_rev "${HASHES[0]}" "${PATCHES[0]}" "$AB_TMP/a" "$OUT/a/build.log"
+	build_rev "${HASHES[1]}" "${PATCHES[1]}" "$AB_TMP/b" "$OUT/b/build.log"
 	start=$(date +%s)
 	i=0
 	for v in a b; do
-		rm -f "$OUT/$v"/*.res "$OUT/$v"/*.fail "$OUT/$v"/*-*.log
-		printf 'date=%s\ncommit=%s\nrev=%s\nrepeats=%s\nhost=%s cores, QEMU TCG\noverrides=pghotd of %s\n' \
-			"$(date -u +%Y-%m-%dT%H:%MZ)" "${COMMITS[$i]}" "${REVS[$i]}" "$REPEAT" "$(nproc)" \
-			"${COMMITS[$i]}" > "$OUT/$v/run.env"
+		ab_variant_dir "$OUT/$v" "${COMMITS[$i]}" "pghotd of ${COMMITS[$i]}"
+		echo "rev=${REVS[$i]}" >> "$OUT/$v/run.env"
 		i=$((i + 1))
 	done
 	for r in $(seq 1 "$REPEAT"); do
@@ -129,8 +133,7 @@ run_all() {
 		done
 	done
 	for v in a b; do
-		echo "wall_s=$(($(date +%s) - start))" >> "$OUT/$v/run.env"
-		"$ROOT/tools/vm/report.sh" "$OUT/$v" "${SCEN_LIST[@]}" >/dev/null
+		ab_report "$start" "$OUT/$v" "${SCEN_LIST[@]}"
 	done
 }
 
@@ -150,7 +153,7 @@ table() {
 }
 
 main() {
-	local scen="promote kv kv-scatter" scen_given= v
+	local scen="promote kv kv-scatter" scen_given=
 
 	REVS=() OPTS=()
 	while [ $# -gt 0 ]; do
@@ -173,10 +176,7 @@ main() {
 		parse_scenarios "$scen"
 		run_all
 	fi
-	for v in a b; do
-		[ -s "$OUT/$v/results.json" ] ||
-			{ echo "rev-ab: no $OUT/$v/results.json: run tools/vm/rev-ab.sh without --table first" >&2; exit 1; }
-	done
+	ab_have_results "$OUT/a" "$OUT/b"
 	ab_publish "$OUT/rev-ab.md" table
 }
 

@@ -30,10 +30,7 @@ if [ -n "$RUN" ]; then
 	git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || commit="$commit+changes"
 	start=$(date +%s)
 	for v in $VARIANTS; do
-		mkdir -p "$OUT/$v"
-		rm -f "$OUT/$v"/*.res "$OUT/$v"/*.fail "$OUT/$v"/*.log
-		printf 'date=%s\ncommit=%s\nrepeats=%s\nhost=%s cores, QEMU TCG\noverrides=PGHOT_VM_DAMON_WATCH=%s\n' \
-			"$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$REPEAT" "$(nproc)" "$v" > "$OUT/$v/run.env"
+		ab_variant_dir "$OUT/$v" "$commit" "PGHOT_VM_DAMON_WATCH=$v"
 	done
 	for r in $(seq 1 "$REPEAT"); do
 		for s in $SCEN; do
@@ -43,14 +40,10 @@ if [ -n "$RUN" ]; then
 		done
 	done
 	for v in $VARIANTS; do
-		echo "wall_s=$(($(date +%s) - start))" >> "$OUT/$v/run.env"
-		"$ROOT/tools/vm/report.sh" "$OUT/$v" $SCEN >/dev/null
+		ab_report "$start" "$OUT/$v" $SCEN
 	done
 fi
-for v in $VARIANTS; do
-	[ -s "$OUT/$v/results.json" ] ||
-		{ echo "watch-ab: no $OUT/$v/results.json: run tools/vm/watch-ab.sh without --table first" >&2; exit 1; }
-done
+ab_have_results "$OUT/all" "$OUT/lower"
 
 table() {
 	local intro

@@ -1,6 +1,10 @@
 # What the tests of the test bed's comparison scripts share (vm_pace.sh,
-# vm_watch_ab.sh; source it after setting ROOT): a temporary folder T,
-# removed at exit; fail (counted in nfail) and ok;
+# vm_watch_ab.sh, vm_rev_ab.sh; source it after setting ROOT): a temporary
+# folder T, removed at exit; fail (counted in nfail) and ok;
+# ab_results DIR COMMIT SHARE SHARE_MIN T90 CPU SCENARIO..., a made-up
+# DIR/results.json of pghotd's case in those scenarios (3 runs; T90 null:
+# never); ab_table_rows SCRIPT ROW..., SCRIPT --table T --update T/doc.md
+# (a doc made with ab_block_doc) and a check that each ROW is a line of it;
 # ab_block_checks SCRIPT DIR DOC, after SCRIPT --table DIR --update DOC
 # rewrote DOC (made with ab_block_doc): the block names commit abc1234 and 3
 # runs per variant, the old block is gone, the lines around it stay; an
@@ -33,4 +37,35 @@ ab_block_checks() {
 	"$script" --table "$dir" --update "$dir/rev2.md" >/dev/null 2>&1 &&
 		fail "--update of a file with the end line first succeeded" || ok "--update refuses the end line first"
 	cmp -s "$dir/rev2.md" "$dir/rev.before" && ok "that file is unchanged" || fail "that file changed"
+}
+
+ab_results() {
+	local dir=$1 commit=$2 sm=$3 sl=$4 t90=$5 cpu=$6
+
+	shift 6
+	mkdir -p "$dir"
+	jq -n --arg commit "$commit" --argjson sm "$sm" --argjson sl "$sl" --argjson t90 "$t90" \
+		--argjson cpu "$cpu" --arg scen "$*" '
+	def c: {runs: 3, failed: 0,
+		median: {dram_access_share_mean: $sm, t90_s: $t90, cold_promoted_fraction: 0.0061,
+			 cpu_s: $cpu, cpu_kdamond_s: 1.5, cpu_last30_s: 0.68},
+		min: {dram_access_share_mean: $sl, t90_s: $t90, cold_promoted_fraction: 0.0005,
+		      cpu_s: $cpu, cpu_kdamond_s: 1.5, cpu_last30_s: 0.6},
+		max: {dram_access_share_mean: $sm, t90_s: null, cold_promoted_fraction: 0.0807,
+		      cpu_s: $cpu, cpu_kdamond_s: 1.5, cpu_last30_s: 0.7}};
+	{meta: {date: "2026-12-02T12:00Z", commit: $commit, repeats: 3},
+	 scenarios: ([$scen | split(" ")[] | {key: ., value: {cases: {pghotd: c}}}] | from_entries)}' \
+		> "$dir/results.json"
+}
+
+ab_table_rows() {
+	local script=$1 row
+
+	shift
+	ab_block_doc "$script" "$T/doc.md"
+	"$script" --table "$T" --update "$T/doc.md" > "$T/out" 2> "$T/err" ||
+		fail "$(basename "$script") --table failed: $(cat "$T/err")"
+	for row in "$@"; do
+		grep -qxF "$row" "$T/doc.md" && ok "row: $row" || fail "no row '$row' in: $(cat "$T/doc.md")"
+	done
 }
