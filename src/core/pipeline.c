@@ -26,6 +26,8 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	ret->range_promote = true;
 	ret->range_confirm_ms = 1000;
 	ret->range_seen_ttl_ms = 5000;
+	ret->range_spread_pct = 50;
+	ret->range_spread_ms = 2000;
 	ret->known_top_ttl_ms = 30000;
 	ret->quiet_after_ms = 3000;
 	ret->quiet_lower_bp = 200;
@@ -107,6 +109,11 @@ static int check_params(const struct pl_params *p, char *errbuf, size_t errlen)
 		return seterr(errbuf, errlen,
 			      "need 1 <= range_confirm_ms (%u) < range_seen_ttl_ms (%u)",
 			      p->range_confirm_ms, p->range_seen_ttl_ms);
+	if (p->range_spread_pct > 100 || !p->range_spread_ms ||
+	    p->range_spread_ms > p->range_seen_ttl_ms)
+		return seterr(errbuf, errlen,
+			      "need range_spread_pct (%u) <= 100 and 1 <= range_spread_ms (%u) <= range_seen_ttl_ms (%u)",
+			      p->range_spread_pct, p->range_spread_ms, p->range_seen_ttl_ms);
 	if (p->quiet_lower_bp > 10000)
 		return seterr(errbuf, errlen, "quiet_lower_bp must be 0..10000 (1/10000 of the accesses)");
 	if (p->page_shift < 12 || p->page_shift > 16 || !p->reap_interval_ms)

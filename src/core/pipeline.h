@@ -63,6 +63,11 @@ struct pl_range {
 	bool spans_mappings;	/* holds parts of two mappings, or of one and
 				 * a hole: its accesses may all be of one part,
 				 * so range promotion leaves it alone */
+	uint64_t map_start;	/* the mapping that holds the range, bytes,
+				 * when the source knows it and the range
+				 * does not span mappings (range promotion's
+				 * spread, pl_params); 0, 0: unknown */
+	uint64_t map_end;	/* exclusive */
 };
 
 /* One observed access to one page. */
@@ -205,6 +210,23 @@ struct pl_params {
 	bool range_promote;
 	uint32_t range_confirm_ms;	/* >= 1 */
 	uint32_t range_seen_ttl_ms;	/* > range_confirm_ms */
+	/* Spread: where hot ranges covered at least range_spread_pct% of a
+	 * mapping's 2 MiB chunks within the last range_spread_ms, a chunk of
+	 * it is taken whole at its first cover, as kernel DAMON's
+	 * migrate_hot takes a region at its first sighting. A region is only
+	 * as precise as its size, and the share of a mapping seen accessed
+	 * bounds how much of a region in it can be cold: on a key-value
+	 * store whose keys an allocator scattered, every region is lukewarm
+	 * and 60-100% of the area is covered within 2 s, while an area whose
+	 * hot set is one part of it keeps the cover of that part and of the
+	 * regions at its edge (12-40% on the test bed's promote scenario).
+	 * The range's own chunks do not count, so it needs 8 chunks
+	 * (PL_SPREAD_MIN_CHUNKS) of the mapping outside the range (one
+	 * region over most of a mapping says nothing of its parts), and the
+	 * range's source to name its mapping (map_start, map_end). Defaults
+	 * 50 (0: off), 2000. */
+	uint32_t range_spread_pct;	/* 0..100 */
+	uint32_t range_spread_ms;	/* 1..range_seen_ttl_ms */
 	/* Pages found on (or moved to) a top-tier node are not looked up
 	 * again for this long, ms (0: always look). Default 30000. */
 	uint32_t known_top_ttl_ms;
@@ -369,6 +391,9 @@ struct pl_stats {
 	uint64_t ranges_explained;	/* hot ranges not looked at: their
 					 * accesses could all be of their
 					 * pages on the top tier */
+	uint64_t ranges_spread;		/* hot ranges in a spread mapping:
+					 * their chunks taken whole at the
+					 * first cover (range_spread_pct) */
 	uint64_t thp_heads;		/* pages recorded as their folio head */
 	uint64_t lookups;		/* ops->lookup() calls */
 	uint64_t pages_looked_up;

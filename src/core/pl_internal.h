@@ -82,11 +82,30 @@ struct pl_seen_set {
 	size_t cap, n;
 };
 
+/* Which chunks of a mapping hot ranges covered lately (pl_params,
+ * range_spread_pct): PL_SPREAD_PROBES chunks at most, evenly spaced, so
+ * that a mapping of any size costs the same (512 put a share within about
+ * 2.2 points of the whole mapping's, one standard error at 50%); read at
+ * most once per PL_SPREAD_MS, about one DAMON aggregation, as the ranges
+ * of one report mostly fall in a few mappings. */
+#define PL_SPREAD_PROBES 512
+#define PL_SPREAD_MS 100
+#define PL_SPREAD_CACHE 4
+struct pl_spread {
+	uint64_t map_start, map_end;	/* bytes; 0, 0: empty */
+	uint64_t at_ms;
+	uint32_t probes;
+	uint16_t hits[PL_SPREAD_PROBES + 1];	/* covered probes before
+						 * each probe (prefix sums) */
+};
+
 /* What the pipeline keeps per target besides struct pl_target, at the
  * same index. */
 struct pl_tgx {
 	struct pl_known_set known;
 	struct pl_seen_set seen;
+	struct pl_spread spread[PL_SPREAD_CACHE];
+	unsigned int spread_next;	/* the entry replaced next */
 };
 
 struct pl_worker {
@@ -230,6 +249,14 @@ void pl_known_free(struct pl_known_set *k);
 #define PL_SEEN_COVERS 3
 bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 		   uint64_t now_ms);
+/* Whether hot ranges covered range_spread_pct% or more of the chunks of
+ * mapping [map_start, map_end) (bytes) of target @x outside range [start,
+ * end) (bytes) within range_spread_ms of @now_ms; false with fewer than
+ * PL_SPREAD_MIN_CHUNKS probes outside the range, or range_spread_pct 0. */
+#define PL_SPREAD_MIN_CHUNKS 8
+bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,
+		    uint64_t map_end, uint64_t start, uint64_t end,
+		    uint64_t now_ms);
 void pl_seen_free(struct pl_seen_set *s);
 
 /* pl_demote.c */

@@ -283,13 +283,14 @@ static int queue_whole(struct pl *pl, struct pl_qent *e, uint64_t first,
 
 /*
  * Range promotion of hot range [first, first + npages) (pl_params): its
- * chunks are noted as seen; with @whole its parts in chunks seen again are
- * queued whole; the rest is sampled, each run of chunks getting its share
- * of the range's @want samples.
+ * chunks are noted as seen; with @whole its parts in chunks seen again, or
+ * every part when its mapping is @spread, are queued whole; the rest is
+ * sampled, each run of chunks getting its share of the range's @want
+ * samples.
  */
 static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
-		      uint64_t npages, size_t want, bool whole, double p,
-		      uint64_t now_ms)
+		      uint64_t npages, size_t want, bool whole, bool spread,
+		      double p, uint64_t now_ms)
 {
 	struct pl_seen_set *seen = &pl->tgx[e->tg].seen;
 	uint64_t end = first + npages, run = first;
@@ -298,8 +299,8 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
 
 	for (uint64_t page = first; page < end && !err;) {
 		uint64_t next = (page / PL_CHUNK_PAGES + 1) * PL_CHUNK_PAGES;
-		bool again = pl_seen_again(pl, seen, page / PL_CHUNK_PAGES,
-					   now_ms) && whole;
+		bool again = (pl_seen_again(pl, seen, page / PL_CHUNK_PAGES,
+					    now_ms) || spread) && whole;
 
 		if (next > end)
 			next = end;
@@ -357,6 +358,20 @@ static bool explained_by_top(const struct pl *pl, uint32_t t,
 	return tail >= 0.05;
 }
 
+/* Whether hot range @r (@npages pages) of target @t lies in a mapping
+ * hot ranges covered widely of late (pl_params, range_spread_pct). */
+static bool in_spread(struct pl *pl, uint32_t t, const struct pl_range *r,
+		      uint64_t now_ms)
+{
+	if (r->spans_mappings || r->map_end <= r->map_start ||
+	    r->start >= r->map_end || r->end <= r->map_start ||
+	    !pl_seen_spread(pl, &pl->tgx[t], r->map_start, r->map_end,
+			    r->start, r->end, now_ms))
+		return false;
+	pl->st.ranges_spread++;
+	return true;
+}
+
 /*
  * Pages of @r to look at: all of a small range; of a larger one n pages,
  * sampled (queue_samples()); n grows from range_pages_min to
@@ -389,7 +404,7 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 	}
 	if (!r->cold && p > 0 && pl->p.range_promote && range_room(pl, nid))
 		return queue_seen(pl, &e, first, npages, want, !r->spans_mappings,
-				  p, now_ms);
+				  in_spread(pl, t, r, now_ms), p, now_ms);
 	return queue_samples(pl, &e, first, npages, want, r->cold ? 0 : p, now_ms);
 }
 

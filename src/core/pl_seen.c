@@ -12,7 +12,8 @@
  * mixed regions was confirmed 19 s later by one access of two hot pages
  * left in a cold region, and 7,900 cold pages went up. An open-addressing
  * hash on the chunk number (pl_chunk_slot()); ended sightings are dropped
- * when it grows.
+ * when it grows. The same covers tell how much of a mapping hot ranges
+ * saw lately (pl_seen_spread(); pl_params, range_spread_pct).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -52,7 +53,7 @@ static int rehash(struct pl *pl, struct pl_seen_set *s, size_t cap,
 }
 
 /* The chunk's slot: its entry, or the free slot it would take. */
-static struct pl_seen *slot(struct pl_seen_set *s, uint64_t chunk)
+static struct pl_seen *slot(const struct pl_seen_set *s, uint64_t chunk)
 {
 	size_t i;
 
@@ -96,6 +97,102 @@ bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 	*e = (struct pl_seen){ .used = true, .chunk = chunk, .covers = 1,
 			       .first_ms = now_ms, .last_ms = now_ms };
 	return false;
+}
+
+/* Probe @i of the @probes of chunks [first, first + n). */
+static uint64_t probe_chunk(uint64_t first, uint64_t n, uint64_t probes,
+			    uint64_t i)
+{
+	return first + i * n / probes;
+}
+
+/* Read which probes of chunks [first, end) hot ranges covered within
+ * range_spread_ms into @c. */
+static void read_covers(const struct pl *pl, const struct pl_seen_set *s,
+			struct pl_spread *c, uint64_t first, uint64_t end,
+			uint64_t now_ms)
+{
+	uint64_t n = end - first;
+
+	c->probes = (uint32_t)(n < PL_SPREAD_PROBES ? n : PL_SPREAD_PROBES);
+	c->hits[0] = 0;
+	for (uint32_t i = 0; i < c->probes; i++) {
+		const struct pl_seen *e = s->cap ?
+			slot(s, probe_chunk(first, n, c->probes, i)) : NULL;
+
+		c->hits[i + 1] = (uint16_t)(c->hits[i] +
+			(e && e->used && now_ms - e->last_ms <= pl->p.range_spread_ms));
+	}
+}
+
+/* The first probe at or after chunk @chunk. */
+static uint32_t probe_at(uint64_t first, uint64_t n, uint32_t probes,
+			 uint64_t chunk)
+{
+	uint32_t lo = 0, hi = probes;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (probe_chunk(first, n, probes, mid) < chunk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The cache entry of mapping [map_start, map_end), read afresh when older
+ * than PL_SPREAD_MS. */
+static const struct pl_spread *covers_of(struct pl *pl, struct pl_tgx *x,
+					 uint64_t map_start, uint64_t map_end,
+					 uint64_t first, uint64_t end,
+					 uint64_t now_ms)
+{
+	struct pl_spread *c = NULL;
+
+	for (size_t i = 0; i < PL_SPREAD_CACHE; i++)
+		if (x->spread[i].map_start == map_start &&
+		    x->spread[i].map_end == map_end)
+			c = &x->spread[i];
+	if (c && now_ms >= c->at_ms && now_ms - c->at_ms < PL_SPREAD_MS)
+		return c;
+	if (!c) {
+		c = &x->spread[x->spread_next];
+		x->spread_next = (x->spread_next + 1) % PL_SPREAD_CACHE;
+	}
+	c->map_start = map_start;
+	c->map_end = map_end;
+	c->at_ms = now_ms;
+	read_covers(pl, &x->seen, c, first, end, now_ms);
+	return c;
+}
+
+bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,
+		    uint64_t map_end, uint64_t start, uint64_t end,
+		    uint64_t now_ms)
+{
+	uint64_t first = (map_start >> pl->p.page_shift) / PL_CHUNK_PAGES;
+	uint64_t stop = ((map_end >> pl->p.page_shift) + PL_CHUNK_PAGES - 1) /
+			PL_CHUNK_PAGES;
+	const struct pl_spread *c;
+	uint32_t lo, hi, outside, hits;
+
+	if (!pl->p.range_spread_pct || stop < first + PL_SPREAD_MIN_CHUNKS)
+		return false;
+	c = covers_of(pl, x, map_start, map_end, first, stop, now_ms);
+	/* the range's own chunks do not count: one region over most of a
+	 * mapping says nothing of its parts */
+	lo = probe_at(first, stop - first, c->probes,
+		      (start >> pl->p.page_shift) / PL_CHUNK_PAGES);
+	hi = probe_at(first, stop - first, c->probes,
+		      ((end >> pl->p.page_shift) + PL_CHUNK_PAGES - 1) / PL_CHUNK_PAGES);
+	if (hi < lo)
+		hi = lo;
+	outside = c->probes - (hi - lo);
+	hits = c->hits[c->probes] - (uint32_t)(c->hits[hi] - c->hits[lo]);
+	return outside >= PL_SPREAD_MIN_CHUNKS &&
+	       (uint64_t)hits * 100 >= (uint64_t)outside * pl->p.range_spread_pct;
 }
 
 void pl_seen_free(struct pl_seen_set *s)

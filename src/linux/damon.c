@@ -699,10 +699,19 @@ static int keep_region(struct damon_src *s, struct round *w, pid_t pid,
 	if (r->nr_accesses && r->nr_accesses < s->hot_min)
 		return 0;
 	if (r->nr_accesses) {
+		struct damon_range map;
+		int in;
+
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		rep.spans_mappings = vma_bounds_crossed(&s->vmas, pid, r->start, r->end,
-							(uint64_t)now.tv_sec * 1000 +
-								(uint64_t)now.tv_nsec / 1000000);
+		in = vma_bounds_find(&s->vmas, pid, r->start, r->end,
+				     (uint64_t)now.tv_sec * 1000 +
+					     (uint64_t)now.tv_nsec / 1000000,
+				     &map);
+		rep.spans_mappings = in == 1;
+		if (!in) {
+			rep.map_start = map.start;
+			rep.map_end = map.end;
+		}
 	}
 	return round_push(w, &rep);
 }

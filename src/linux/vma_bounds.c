@@ -151,15 +151,15 @@ static struct vma_bounds_pid *get(struct vma_bounds *b, pid_t pid,
 	return slot;
 }
 
-bool vma_bounds_crossed(struct vma_bounds *b, pid_t pid, uint64_t start,
-			uint64_t end, uint64_t now_ms)
+int vma_bounds_find(struct vma_bounds *b, pid_t pid, uint64_t start,
+		    uint64_t end, uint64_t now_ms, struct damon_range *ret_map)
 {
 	const struct vma_bounds_pid *s;
 	size_t lo = 0, hi;
-	bool ret = false;
+	int ret = -ENOENT;
 
 	if (end <= start)
-		return false;
+		return -ENOENT;
 	pthread_mutex_lock(&b->mx);
 	s = get(b, pid, now_ms);
 	if (s && s->n) {
@@ -173,12 +173,21 @@ bool vma_bounds_crossed(struct vma_bounds *b, pid_t pid, uint64_t start,
 			else
 				hi = mid;
 		}
-		/* it and the next both begin before end */
-		ret = lo + 1 < s->n && s->maps[lo].start < end &&
-		      s->maps[lo + 1].start < end;
+		if (lo < s->n && s->maps[lo].start < end) {
+			/* it and the next both begin before end */
+			ret = lo + 1 < s->n && s->maps[lo + 1].start < end;
+			if (!ret && ret_map)
+				*ret_map = s->maps[lo];
+		}
 	}
 	pthread_mutex_unlock(&b->mx);
 	return ret;
+}
+
+bool vma_bounds_crossed(struct vma_bounds *b, pid_t pid, uint64_t start,
+			uint64_t end, uint64_t now_ms)
+{
+	return vma_bounds_find(b, pid, start, end, now_ms, NULL) == 1;
 }
 
 void vma_bounds_forget(struct vma_bounds *b, pid_t pid)

@@ -86,6 +86,17 @@ int vma_bounds_read(const char *procfs_root, pid_t pid, struct damon_range **ret
 bool vma_bounds_crossed(struct vma_bounds *b, pid_t pid, uint64_t start,
 			uint64_t end, uint64_t now_ms);
 
+/**
+ * vma_bounds_find() - the mapping of process @pid that [start, end) (bytes)
+ * lies in, holes beside it included, as vma_bounds_crossed() reads them.
+ * @ret_map: set to that mapping when the range lies in one (may be NULL).
+ * Return: 0 the range lies in one mapping; 1 it covers parts of two or
+ * more; -ENOENT it touches none, or the maps of @pid cannot be read
+ * (counted in read_errors).
+ */
+int vma_bounds_find(struct vma_bounds *b, pid_t pid, uint64_t start,
+		    uint64_t end, uint64_t now_ms, struct damon_range *ret_map);
+
 /** vma_bounds_forget() - drop @pid's bounds (the process left the targets). */
 void vma_bounds_forget(struct vma_bounds *b, pid_t pid);
 

@@ -275,6 +275,9 @@ static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 			.max_accesses = c->max_nr_accesses,
 			.age = r->age,
 			.cold = r->nr_accesses == 0,
+			/* a simulated process is one mapping */
+			.map_start = p->vbase,
+			.map_end = p->vbase + ((uint64_t)p->nr_pages << SIM_PAGE_SHIFT),
 		};
 	}
 	pl_report_ranges(ps->pl, PGHOT_SRC_SCAN, ps->ranges, n, now / 1000000);

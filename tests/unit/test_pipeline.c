@@ -424,6 +424,120 @@ static void test_range_promotion(void **state)
 	free_pl(pl);
 }
 
+/* 2 MiB hot ranges (1 access of 20) of mapping [map, map + map_chunks
+ * chunks) over its chunks [from, to), reported at @now. */
+static void cover_chunks(struct pl *pl, uint64_t map, size_t map_chunks,
+			 size_t from, size_t to, uint64_t now)
+{
+	struct pl_range r[64];
+
+	assert_true(to - from <= 64);
+	for (size_t i = from; i < to; i++) {
+		r[i - from] = damon_range(100, map + i * 512 * FM_PAGE, 512, 1);
+		r[i - from].map_start = map;
+		r[i - from].map_end = map + map_chunks * 512 * FM_PAGE;
+	}
+	step(pl, r, to - from, now);
+}
+
+/* A fresh pipeline (no known-top set) over a 64 MiB mapping on the CXL
+ * node, its chunks [0, @covered) covered at 1000 ms, and the cover of
+ * chunk 20 at @now: how many of chunk 20's pages are up. */
+static size_t spread_case(size_t covered, uint64_t now, uint32_t *ret_spread)
+{
+	const uint64_t base = 0x40000000;
+	struct pl_params pp;
+	struct fm_proc *a;
+	struct pl_stats st;
+	struct pl *pl;
+	size_t up;
+
+	pl_params_default(PGHOT_MODE_DEFAULT, &pp);
+	pp.known_top_ttl_ms = 0;
+	pl = new_pl_params(&pp, &fm_ops);
+	a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
+	add_target(pl, a);
+	assert_int_equal(pl_run(pl, 900, NULL), 0);	/* node memory */
+	cover_chunks(pl, base, 32, 0, covered, 1000);
+	/* first covers, judged before any: sampled */
+	assert_true(covered == 0 || fm_count(a, 0, covered * 512, 0) < covered * 512);
+	cover_chunks(pl, base, 32, 20, 21, now);
+	up = fm_count(a, 20 * 512, 21 * 512, 0);
+	pl_stats(pl, &st);
+	*ret_spread = (uint32_t)st.ranges_spread;
+	free_pl(pl);
+	return up;
+}
+
+/*
+ * Spread: once hot ranges covered half of a mapping's chunks within 2 s,
+ * a chunk of it is taken whole at its first cover; 15 of 32 chunks, or
+ * covers older than 2 s, leave it to be sampled; so do a mapping of fewer
+ * than 8 chunks, a range whose own chunks are the ones covered (they do
+ * not count), a range whose mapping the source did not name, and
+ * range_spread_pct 0.
+ */
+static void test_range_spread(void **state)
+{
+	const uint64_t base = 0x40000000;
+	struct pl_params pp;
+	struct pl_range r;
+	struct fm_proc *a;
+	struct pl_stats st;
+	uint32_t spread;
+	struct pl *pl;
+
+	assert_int_equal(spread_case(16, 1100, &spread), 512);
+	assert_int_equal(spread, 1);
+	assert_true(spread_case(15, 1100, &spread) < 512);
+	assert_int_equal(spread, 0);
+	assert_true(spread_case(16, 3200, &spread) < 512);
+	assert_int_equal(spread, 0);
+
+	/* 8 MiB mapping (4 chunks), all covered: too small to tell */
+	pl_params_default(PGHOT_MODE_DEFAULT, &pp);
+	pp.known_top_ttl_ms = 0;
+	pl = new_pl_params(&pp, &fm_ops);
+	a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
+	add_target(pl, a);
+	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	cover_chunks(pl, base, 4, 0, 3, 1000);
+	cover_chunks(pl, base, 4, 3, 4, 1100);
+	assert_true(fm_count(a, 3 * 512, 4 * 512, 0) < 512);
+	/* the 64 MiB mapping, half covered (chunks 0-15): a range over chunks
+	 * 0-19 has none covered outside it, one over 2-27 fewer than 8
+	 * chunks outside it; a range without its mapping is not judged */
+	cover_chunks(pl, base, 32, 0, 16, 1200);
+	r = damon_range(100, base, 20 * 512, 1);
+	r.map_start = base;
+	r.map_end = base + 32 * 512 * FM_PAGE;
+	step(pl, &r, 1, 1300);
+	assert_true(fm_count(a, 16 * 512, 20 * 512, 0) < 4 * 512);
+	r.start = base + 2 * 512 * FM_PAGE;
+	r.end = base + 28 * 512 * FM_PAGE;
+	step(pl, &r, 1, 1400);
+	assert_true(fm_count(a, 20 * 512, 28 * 512, 0) < 8 * 512);
+	r = damon_range(100, base + 30 * 512 * FM_PAGE, 512, 1);
+	step(pl, &r, 1, 1500);
+	assert_true(fm_count(a, 30 * 512, 31 * 512, 0) < 512);
+	pl_stats(pl, &st);
+	assert_int_equal(st.ranges_spread, 0);
+	free_pl(pl);
+
+	/* range_spread_pct 0: off */
+	pl_params_default(PGHOT_MODE_DEFAULT, &pp);
+	pp.known_top_ttl_ms = 0;
+	pp.range_spread_pct = 0;
+	pl = new_pl_params(&pp, &fm_ops);
+	a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
+	add_target(pl, a);
+	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	cover_chunks(pl, base, 32, 0, 32, 1000);
+	cover_chunks(pl, base, 32, 20, 21, 1100);
+	assert_true(fm_count(a, 20 * 512, 21 * 512, 0) < 512);
+	free_pl(pl);
+}
+
 /*
  * A range's accesses that pages already promoted could have made: the
  * first 2 MiB of an 8 MiB area went up; then DAMON reports [0, 400) hot
@@ -916,6 +1030,14 @@ static void test_bad_arguments(void **state)
 	p.demote_low_pct = 20;
 	p.demote_high_pct = 10;
 	assert_null(pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err)));
+	pl_params_default(PGHOT_MODE_DEFAULT, &p);
+	p.range_spread_pct = 101;
+	assert_null(pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err)));
+	assert_non_null(strstr(err, "range_spread_pct (101) <= 100"));
+	p.range_spread_pct = 50;
+	p.range_spread_ms = p.range_seen_ttl_ms + 1;
+	assert_null(pl_new(&p, nodes, 2, &fm_ops, &fm, err, sizeof(err)));
+	assert_non_null(strstr(err, "range_spread_ms"));
 	assert_int_equal(pl_report_ranges(NULL, PGHOT_SRC_SCAN, NULL, 0, 0), -EINVAL);
 	assert_int_equal(pl_flush(NULL, 0), -EINVAL);
 	assert_int_equal(pl_run(NULL, 0, NULL), -EINVAL);
@@ -934,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_folio_heads),
 		cmocka_unit_test(test_eager_with_room),
 		cmocka_unit_test(test_range_promotion),
+		cmocka_unit_test(test_range_spread),
 		cmocka_unit_test(test_evidence_explained_by_top),
 		cmocka_unit_test(test_samples_grow_with_evidence),
 		cmocka_unit_test(test_known_top_skips_lookups),

@@ -424,7 +424,7 @@ static void test_vma_bounds(void **state)
 	};
 	struct vma_bounds b;
 	char root[300];
-	struct damon_range *at;
+	struct damon_range *at, map = { 0, 0 };
 	size_t n;
 
 	assert_int_equal(vma_bounds_parse(maps, strlen(maps), &at, &n), 0);
@@ -446,6 +446,13 @@ static void test_vma_bounds(void **state)
 	assert_false(vma_bounds_crossed(&b, 77, 0x5000, 0x8000, 1000));
 	assert_true(vma_bounds_crossed(&b, 77, 0x4000, 0x8800, 1000));
 	assert_false(vma_bounds_crossed(&b, 77, 0x10000, 0x20000, 1000));
+	/* the mapping a range lies in, a hole beside it included */
+	assert_int_equal(vma_bounds_find(&b, 77, 0x4000, 0x6000, 1000, &map), 0);
+	assert_int_equal(map.start, 0x3000);
+	assert_int_equal(map.end, 0x5000);
+	assert_int_equal(vma_bounds_find(&b, 77, 0x4000, 0x8800, 1000, &map), 1);
+	assert_int_equal(vma_bounds_find(&b, 77, 0x10000, 0x20000, 1000, &map), -ENOENT);
+	assert_int_equal(vma_bounds_find(&b, 77, 0x5000, 0x8000, 1000, NULL), -ENOENT);
 	assert_int_equal(b.reads, 1);
 	/* one mapping now: the old bounds hold until they are 10 s old */
 	write_file("proc/77/maps", "1000-9000 rw-p 00000000 00:00 0\n");
