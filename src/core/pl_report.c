@@ -358,8 +358,8 @@ static bool explained_by_top(const struct pl *pl, uint32_t t,
 	return tail >= 0.05;
 }
 
-/* Whether hot range @r (@npages pages) of target @t lies in a mapping
- * hot ranges covered widely of late (pl_params, range_spread_pct). */
+/* Whether hot range @r of target @t lies in a mapping hot ranges covered
+ * widely of late (pl_params, range_spread_pct). */
 static bool in_spread(struct pl *pl, uint32_t t, const struct pl_range *r,
 		      uint64_t now_ms)
 {

@@ -187,8 +187,6 @@ bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,
 		      (start >> pl->p.page_shift) / PL_CHUNK_PAGES);
 	hi = probe_at(first, stop - first, c->probes,
 		      ((end >> pl->p.page_shift) + PL_CHUNK_PAGES - 1) / PL_CHUNK_PAGES);
-	if (hi < lo)
-		hi = lo;
 	outside = c->probes - (hi - lo);
 	hits = c->hits[c->probes] - (uint32_t)(c->hits[hi] - c->hits[lo]);
 	return outside >= PL_SPREAD_MIN_CHUNKS &&

@@ -184,12 +184,6 @@ int vma_bounds_find(struct vma_bounds *b, pid_t pid, uint64_t start,
 	return ret;
 }
 
-bool vma_bounds_crossed(struct vma_bounds *b, pid_t pid, uint64_t start,
-			uint64_t end, uint64_t now_ms)
-{
-	return vma_bounds_find(b, pid, start, end, now_ms, NULL) == 1;
-}
-
 void vma_bounds_forget(struct vma_bounds *b, pid_t pid)
 {
 	pthread_mutex_lock(&b->mx);

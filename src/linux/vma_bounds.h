@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where a process's mappings begin and end, from /proc/PID/maps, to tell
- * whether an address range touches more than one mapping. A DAMON region
+ * which mapping an address range lies in, or whether it touches more than
+ * one. A DAMON region
  * spans whatever its splits and merges joined: the end of one mapping and
  * the start of the next (touching, or across a hole); the accesses DAMON
  * saw in it may all be of one of them (a busy buffer next to an idle
@@ -76,23 +77,15 @@ int vma_bounds_read(const char *procfs_root, pid_t pid, struct damon_range **ret
 		    size_t *ret_n);
 
 /**
- * vma_bounds_crossed() - whether [start, end) (bytes) covers parts of two
- * or more mappings of process @pid (holes between them do not count as
- * mappings). The bounds are read at most every
- * VMA_BOUNDS_MAX_AGE_MS (@now_ms: a monotonic clock, ms).
- * Return: true or false; false too when the maps of @pid cannot be read
- * (counted in read_errors: a process gone, for one).
- */
-bool vma_bounds_crossed(struct vma_bounds *b, pid_t pid, uint64_t start,
-			uint64_t end, uint64_t now_ms);
-
-/**
  * vma_bounds_find() - the mapping of process @pid that [start, end) (bytes)
- * lies in, holes beside it included, as vma_bounds_crossed() reads them.
+ * lies in, or whether it covers parts of two or more (holes between
+ * mappings do not count as mappings: a range over one mapping and a hole
+ * lies in that mapping). The bounds are read at most every
+ * VMA_BOUNDS_MAX_AGE_MS (@now_ms: a monotonic clock, ms).
  * @ret_map: set to that mapping when the range lies in one (may be NULL).
  * Return: 0 the range lies in one mapping; 1 it covers parts of two or
  * more; -ENOENT it touches none, or the maps of @pid cannot be read
- * (counted in read_errors).
+ * (counted in read_errors: a process gone, for one).
  */
 int vma_bounds_find(struct vma_bounds *b, pid_t pid, uint64_t start,
 		    uint64_t end, uint64_t now_ms, struct damon_range *ret_map);

@@ -438,32 +438,31 @@ static void test_vma_bounds(void **state)
 	write_file("proc/77/maps", maps);
 	snprintf(root, sizeof(root), "%s/proc", dir);
 	assert_int_equal(vma_bounds_init(&b, root), 0);
-	assert_false(vma_bounds_crossed(&b, 77, 0x1000, 0x3000, 1000));
-	assert_false(vma_bounds_crossed(&b, 77, 0x2000, 0x3000, 1000));
-	assert_true(vma_bounds_crossed(&b, 77, 0x2000, 0x4000, 1000));
-	/* one mapping and a hole: that mapping's; across the hole: two */
-	assert_false(vma_bounds_crossed(&b, 77, 0x4000, 0x6000, 1000));
-	assert_false(vma_bounds_crossed(&b, 77, 0x5000, 0x8000, 1000));
-	assert_true(vma_bounds_crossed(&b, 77, 0x4000, 0x8800, 1000));
-	assert_false(vma_bounds_crossed(&b, 77, 0x10000, 0x20000, 1000));
-	/* the mapping a range lies in, a hole beside it included */
+	assert_int_equal(vma_bounds_find(&b, 77, 0x1000, 0x3000, 1000, &map), 0);
+	assert_int_equal(map.start, 0x1000);
+	assert_int_equal(map.end, 0x3000);
+	assert_int_equal(vma_bounds_find(&b, 77, 0x2000, 0x3000, 1000, NULL), 0);
+	assert_int_equal(vma_bounds_find(&b, 77, 0x2000, 0x4000, 1000, NULL), 1);
+	/* one mapping and a hole: that mapping's; across the hole: two; the
+	 * hole alone, or past the last mapping: none */
 	assert_int_equal(vma_bounds_find(&b, 77, 0x4000, 0x6000, 1000, &map), 0);
 	assert_int_equal(map.start, 0x3000);
 	assert_int_equal(map.end, 0x5000);
-	assert_int_equal(vma_bounds_find(&b, 77, 0x4000, 0x8800, 1000, &map), 1);
-	assert_int_equal(vma_bounds_find(&b, 77, 0x10000, 0x20000, 1000, &map), -ENOENT);
+	assert_int_equal(vma_bounds_find(&b, 77, 0x4000, 0x8800, 1000, NULL), 1);
 	assert_int_equal(vma_bounds_find(&b, 77, 0x5000, 0x8000, 1000, NULL), -ENOENT);
+	assert_int_equal(vma_bounds_find(&b, 77, 0x10000, 0x20000, 1000, NULL), -ENOENT);
 	assert_int_equal(b.reads, 1);
 	/* one mapping now: the old bounds hold until they are 10 s old */
 	write_file("proc/77/maps", "1000-9000 rw-p 00000000 00:00 0\n");
-	assert_true(vma_bounds_crossed(&b, 77, 0x2000, 0x4000, 1000 + VMA_BOUNDS_MAX_AGE_MS));
-	assert_false(vma_bounds_crossed(&b, 77, 0x2000, 0x4000, 1001 + VMA_BOUNDS_MAX_AGE_MS));
+	assert_int_equal(vma_bounds_find(&b, 77, 0x2000, 0x4000, 1000 + VMA_BOUNDS_MAX_AGE_MS, NULL), 1);
+	assert_int_equal(vma_bounds_find(&b, 77, 0x2000, 0x4000, 1001 + VMA_BOUNDS_MAX_AGE_MS, &map), 0);
+	assert_int_equal(map.end, 0x9000);
 	assert_int_equal(b.reads, 2);
-	/* no such process: nothing crossed, counted */
-	assert_false(vma_bounds_crossed(&b, 78, 0x2000, 0x4000, 1000));
+	/* no such process: none, counted */
+	assert_int_equal(vma_bounds_find(&b, 78, 0x2000, 0x4000, 1000, NULL), -ENOENT);
 	assert_int_equal(b.read_errors, 1);
 	vma_bounds_forget(&b, 77);
-	assert_false(vma_bounds_crossed(&b, 77, 0x2000, 0x4000, 50000));
+	assert_int_equal(vma_bounds_find(&b, 77, 0x2000, 0x4000, 50000, NULL), 0);
 	assert_int_equal(b.reads, 4);
 	vma_bounds_free(&b);
 }
