@@ -440,24 +440,33 @@ static void cover_chunks(struct pl *pl, uint64_t map, size_t map_chunks,
 	step(pl, r, to - from, now);
 }
 
-/* A fresh pipeline (no known-top set) over a 64 MiB mapping on the CXL
- * node, its chunks [0, @covered) covered at 1000 ms, and the cover of
- * chunk 20 at @now: how many of chunk 20's pages are up. */
-static size_t spread_case(size_t covered, uint64_t now, uint32_t *ret_spread)
+/* A fresh pipeline (no known-top set, range_spread_pct @pct) with one
+ * process of 64 MiB on the CXL node at @base, node memory read. */
+static struct pl *spread_pl(uint64_t base, uint32_t pct, struct fm_proc **ret_a)
 {
-	const uint64_t base = 0x40000000;
 	struct pl_params pp;
-	struct fm_proc *a;
-	struct pl_stats st;
 	struct pl *pl;
-	size_t up;
 
 	pl_params_default(PGHOT_MODE_DEFAULT, &pp);
 	pp.known_top_ttl_ms = 0;
+	pp.range_spread_pct = pct;
 	pl = new_pl_params(&pp, &fm_ops);
-	a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
-	add_target(pl, a);
-	assert_int_equal(pl_run(pl, 900, NULL), 0);	/* node memory */
+	*ret_a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
+	add_target(pl, *ret_a);
+	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	return pl;
+}
+
+/* The 64 MiB mapping's chunks [0, @covered) covered at 1000 ms, and the
+ * cover of chunk 20 at @now: how many of chunk 20's pages are up. */
+static size_t spread_case(size_t covered, uint64_t now, uint32_t *ret_spread)
+{
+	const uint64_t base = 0x40000000;
+	struct fm_proc *a;
+	struct pl_stats st;
+	struct pl *pl = spread_pl(base, 50, &a);
+	size_t up;
+
 	cover_chunks(pl, base, 32, 0, covered, 1000);
 	/* first covers, judged before any: sampled */
 	assert_true(covered == 0 || fm_count(a, 0, covered * 512, 0) < covered * 512);
@@ -480,7 +489,6 @@ static size_t spread_case(size_t covered, uint64_t now, uint32_t *ret_spread)
 static void test_range_spread(void **state)
 {
 	const uint64_t base = 0x40000000;
-	struct pl_params pp;
 	struct pl_range r;
 	struct fm_proc *a;
 	struct pl_stats st;
@@ -495,12 +503,7 @@ static void test_range_spread(void **state)
 	assert_int_equal(spread, 0);
 
 	/* 8 MiB mapping (4 chunks), all covered: too small to tell */
-	pl_params_default(PGHOT_MODE_DEFAULT, &pp);
-	pp.known_top_ttl_ms = 0;
-	pl = new_pl_params(&pp, &fm_ops);
-	a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
-	add_target(pl, a);
-	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	pl = spread_pl(base, 50, &a);
 	cover_chunks(pl, base, 4, 0, 3, 1000);
 	cover_chunks(pl, base, 4, 3, 4, 1100);
 	assert_true(fm_count(a, 3 * 512, 4 * 512, 0) < 512);
@@ -525,13 +528,7 @@ static void test_range_spread(void **state)
 	free_pl(pl);
 
 	/* range_spread_pct 0: off */
-	pl_params_default(PGHOT_MODE_DEFAULT, &pp);
-	pp.known_top_ttl_ms = 0;
-	pp.range_spread_pct = 0;
-	pl = new_pl_params(&pp, &fm_ops);
-	a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
-	add_target(pl, a);
-	assert_int_equal(pl_run(pl, 900, NULL), 0);
+	pl = spread_pl(base, 0, &a);
 	cover_chunks(pl, base, 32, 0, 32, 1000);
 	cover_chunks(pl, base, 32, 20, 21, 1100);
 	assert_true(fm_count(a, 20 * 512, 21 * 512, 0) < 512);
