@@ -211,20 +211,23 @@ struct pl_params {
 	uint32_t range_confirm_ms;	/* >= 1 */
 	uint32_t range_seen_ttl_ms;	/* > range_confirm_ms */
 	/* Spread: where hot ranges covered at least range_spread_pct% of a
-	 * mapping's 2 MiB chunks within the last range_spread_ms, a chunk of
-	 * it is taken whole at its first cover, as kernel DAMON's
-	 * migrate_hot takes a region at its first sighting. A region is only
-	 * as precise as its size, and the share of a mapping seen accessed
-	 * bounds how much of a region in it can be cold: on a key-value
-	 * store whose keys an allocator scattered, every region is lukewarm
-	 * and 60-100% of the area is covered within 2 s, while an area whose
-	 * hot set is one part of it keeps the cover of that part and of the
-	 * regions at its edge (12-40% on the test bed's promote scenario).
-	 * The range's own chunks do not count, so it needs 8 chunks
-	 * (PL_SPREAD_MIN_CHUNKS) of the mapping outside the range (one
-	 * region over most of a mapping says nothing of its parts), and the
-	 * range's source to name its mapping (map_start, map_end). Defaults
-	 * 50 (0: off), 2000. */
+	 * mapping's 2 MiB chunks outside the range judged within the last
+	 * range_spread_ms, the range's chunks are taken whole at their first
+	 * cover, as kernel DAMON's migrate_hot takes a region at its first
+	 * sighting. A region is only as precise as its size; the share of a
+	 * mapping seen accessed suggests how much of a region in it is warm:
+	 * on a key-value store whose keys an allocator scattered, every
+	 * region is lukewarm and 60-100% of the area is covered within 2 s,
+	 * while an area whose hot set is one part of it keeps the cover of
+	 * that part and of the regions at its edge (12-40% on the test bed's
+	 * promote scenario). The range's own chunks do not count (one region
+	 * over most of a mapping says nothing of its parts; the covers an
+	 * earlier, larger region left there do), so it needs 8 probed chunks
+	 * (PL_SPREAD_MIN_CHUNKS; of a mapping over 512 chunks, one in every
+	 * n/512 is probed) outside the range, and the range's source to name
+	 * its mapping (map_start, map_end). range_spread_ms is at most
+	 * range_seen_ttl_ms, as covers older than that may be dropped.
+	 * Defaults 50 (0: off), 2000. */
 	uint32_t range_spread_pct;	/* 0..100 */
 	uint32_t range_spread_ms;	/* 1..range_seen_ttl_ms */
 	/* Pages found on (or moved to) a top-tier node are not looked up

@@ -86,11 +86,16 @@ struct pl_seen_set {
  * range_spread_pct): PL_SPREAD_PROBES chunks at most, evenly spaced, so
  * that a mapping of any size costs the same (512 put a share within about
  * 2.2 points of the whole mapping's, one standard error at 50%); read at
- * most once per PL_SPREAD_MS, about one DAMON aggregation, as the ranges
- * of one report mostly fall in a few mappings. */
+ * most once per PL_SPREAD_MS, about one DAMON aggregation, for each of
+ * the PL_SPREAD_CACHE mappings of a target read last: a target's hot
+ * ranges lie in a few mappings (on the test bed one: the area, the
+ * index and a thread stack make one anonymous mapping), and a report
+ * whose ranges cycle through more reads again for each. The ranges of one
+ * report do not see each other's covers. */
 #define PL_SPREAD_PROBES 512
 #define PL_SPREAD_MS 100
 #define PL_SPREAD_CACHE 4
+_Static_assert(PL_SPREAD_PROBES <= UINT16_MAX, "hits[] are uint16_t");
 struct pl_spread {
 	uint64_t map_start, map_end;	/* bytes; 0, 0: empty */
 	uint64_t at_ms;
@@ -251,7 +256,8 @@ bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 		   uint64_t now_ms);
 /* Whether hot ranges covered range_spread_pct% or more of the chunks of
  * mapping [map_start, map_end) (bytes) of target @x outside range [start,
- * end) (bytes) within range_spread_ms of @now_ms; false with fewer than
+ * end) (bytes, start < end; it may reach past the mapping into a hole)
+ * within range_spread_ms of @now_ms; false with fewer than
  * PL_SPREAD_MIN_CHUNKS probes outside the range, or range_spread_pct 0. */
 #define PL_SPREAD_MIN_CHUNKS 8
 bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,

@@ -120,8 +120,10 @@ static void read_covers(const struct pl *pl, const struct pl_seen_set *s,
 		const struct pl_seen *e = s->cap ?
 			slot(s, probe_chunk(first, n, c->probes, i)) : NULL;
 
+		/* a cover stamped after @now_ms (a caller's clock that went
+		 * back) is recent too */
 		c->hits[i + 1] = (uint16_t)(c->hits[i] +
-			(e && e->used && now_ms - e->last_ms <= pl->p.range_spread_ms));
+			(e && e->used && e->last_ms + pl->p.range_spread_ms >= now_ms));
 	}
 }
 
@@ -178,11 +180,12 @@ bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,
 	const struct pl_spread *c;
 	uint32_t lo, hi, outside, hits;
 
-	if (!pl->p.range_spread_pct || stop < first + PL_SPREAD_MIN_CHUNKS)
+	if (!pl->p.range_spread_pct)
 		return false;
 	c = covers_of(pl, x, map_start, map_end, first, stop, now_ms);
 	/* the range's own chunks do not count: one region over most of a
-	 * mapping says nothing of its parts */
+	 * mapping says nothing of its parts (the covers an earlier, larger
+	 * region left do count) */
 	lo = probe_at(first, stop - first, c->probes,
 		      (start >> pl->p.page_shift) / PL_CHUNK_PAGES);
 	hi = probe_at(first, stop - first, c->probes,

@@ -2,15 +2,18 @@
 /*
  * Where a process's mappings begin and end, from /proc/PID/maps, to tell
  * which mapping an address range lies in, or whether it touches more than
- * one. A DAMON region
- * spans whatever its splits and merges joined: the end of one mapping and
- * the start of the next (touching, or across a hole); the accesses DAMON
- * saw in it may all be of one of them (a busy buffer next to an idle
- * array), so the pipeline does not promote such a range whole (struct
- * pl_range, spans_mappings). A hole has no pages: a region over one
- * mapping and a hole is still one mapping's. A cache of the bounds of up to VMA_BOUNDS_PIDS
- * processes, each read again when older than VMA_BOUNDS_MAX_AGE_MS;
- * thread-safe (one mutex, held for a lookup or a read).
+ * one. A DAMON region spans whatever its splits and merges joined: the end
+ * of one mapping and the start of the next (touching, or across a hole);
+ * the accesses DAMON saw in it may all be of one of them (a busy buffer
+ * next to an idle array), so the pipeline does not promote such a range
+ * whole (struct pl_range, spans_mappings). A region within one mapping
+ * carries that mapping's bounds, by which the pipeline judges how widely
+ * the mapping was seen accessed (map_start, map_end; pl_params,
+ * range_spread_pct). A hole has no pages: a region over one mapping and a
+ * hole is still one mapping's. A cache of the bounds of up to
+ * VMA_BOUNDS_PIDS processes, each read again when older than
+ * VMA_BOUNDS_MAX_AGE_MS; thread-safe (one mutex, held for a lookup or a
+ * read).
  */
 #ifndef PGHOT_LINUX_VMA_BOUNDS_H
 #define PGHOT_LINUX_VMA_BOUNDS_H

@@ -499,7 +499,9 @@ static void test_range_spread(void **state)
 	assert_int_equal(spread, 1);
 	assert_true(spread_case(15, 1100, &spread) < 512);
 	assert_int_equal(spread, 0);
-	assert_true(spread_case(16, 3200, &spread) < 512);
+	assert_true(spread_case(16, 3000, &spread) == 512);
+	assert_int_equal(spread, 1);
+	assert_true(spread_case(16, 3001, &spread) < 512);
 	assert_int_equal(spread, 0);
 
 	/* 8 MiB mapping (4 chunks), all covered: too small to tell */
@@ -508,24 +510,42 @@ static void test_range_spread(void **state)
 	cover_chunks(pl, base, 4, 3, 4, 1100);
 	assert_true(fm_count(a, 3 * 512, 4 * 512, 0) < 512);
 	/* the 64 MiB mapping, half covered (chunks 0-15): a range over chunks
-	 * 0-19 has none covered outside it, one over 2-27 fewer than 8
-	 * chunks outside it; a range without its mapping is not judged */
+	 * 0-19 has none covered outside it; once every chunk but 16-27 is
+	 * covered (28-31 at once: 20 of the 31 outside each were), one over
+	 * 2-27 has 6 chunks outside it, all covered but fewer than 8; a range
+	 * without its mapping is not judged */
 	cover_chunks(pl, base, 32, 0, 16, 1200);
 	r = damon_range(100, base, 20 * 512, 1);
 	r.map_start = base;
 	r.map_end = base + 32 * 512 * FM_PAGE;
 	step(pl, &r, 1, 1300);
 	assert_true(fm_count(a, 16 * 512, 20 * 512, 0) < 4 * 512);
+	cover_chunks(pl, base, 32, 28, 32, 1400);
 	r.start = base + 2 * 512 * FM_PAGE;
 	r.end = base + 28 * 512 * FM_PAGE;
-	step(pl, &r, 1, 1400);
-	assert_true(fm_count(a, 20 * 512, 28 * 512, 0) < 8 * 512);
-	r = damon_range(100, base + 30 * 512 * FM_PAGE, 512, 1);
 	step(pl, &r, 1, 1500);
-	assert_true(fm_count(a, 30 * 512, 31 * 512, 0) < 512);
+	assert_true(fm_count(a, 20 * 512, 28 * 512, 0) < 8 * 512);
+	r = damon_range(100, base + 24 * 512 * FM_PAGE, 512, 1);
+	step(pl, &r, 1, 1600);
+	assert_true(fm_count(a, 24 * 512, 25 * 512, 0) < 512);
 	pl_stats(pl, &st);
-	assert_int_equal(st.ranges_spread, 0);
+	assert_int_equal(st.ranges_spread, 4);	/* chunks 28-31 at 1400 */
 	free_pl(pl);
+
+	/* a 2 GiB mapping (1024 chunks) is read at 512 probes, its even
+	 * chunks: those covered, a range over chunk 1 finds it spread; the
+	 * odd ones covered instead, not */
+	for (int odd = 0; odd < 2; odd++) {
+		uint32_t up;
+
+		pl = spread_pl(base, 50, &a);
+		for (size_t c = (size_t)odd; c < 1024; c += 2)
+			cover_chunks(pl, base, 1024, c, c + 1, 1000 + c);
+		cover_chunks(pl, base, 1024, odd ? 0 : 1, odd ? 1 : 2, 2100);
+		up = (uint32_t)fm_count(a, (odd ? 0 : 1) * 512, (odd ? 1 : 2) * 512, 0);
+		assert_true(odd ? up < 512 : up == 512);
+		free_pl(pl);
+	}
 
 	/* range_spread_pct 0: off */
 	pl = spread_pl(base, 0, &a);

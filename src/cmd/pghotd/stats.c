@@ -163,7 +163,7 @@ static const struct stat_entry table[] = {
 	  "Pages of hot ranges looked up whole (range promotion: the target node had plenty of room and a hot range had covered their 2 MiB chunk at least range_confirm_ms, 1 s, before, or their mapping was spread).",
 	  S(pl.pages_range)),
 	C("pghot_ranges_spread_total", "ranges",
-	  "Hot ranges in a spread mapping (hot ranges had covered at least half of its 2 MiB chunks within 2 s), whose chunks range promotion took whole at the first cover.",
+	  "Hot ranges judged in a spread mapping (hot ranges had covered at least range_spread_pct, 50%, of its 2 MiB chunks outside the range within 2 s): range promotion takes their chunks whole at the first cover, within the poll's budget and room.",
 	  S(pl.ranges_spread)),
 	C("pghot_ranges_explained_total", "ranges",
 	  "Hot ranges not looked at: the pages of theirs already on the top tier could have made every access DAMON saw (at their 2 MiB chunks' recent access rate), so the rest has no evidence of its own.",
