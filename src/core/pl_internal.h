@@ -125,6 +125,9 @@ struct pl_worker {
 struct pl_share {
 	double lower, top;		/* folded */
 	double new_lower, new_top;	/* since the last fold */
+	/* bit i: the fold i folds back, alone, had quiet_lower_bp or more of
+	 * its weight on the lower tier (the last PL_BUSY_FOLDS folds) */
+	uint32_t above;
 };
 
 struct pl {
@@ -200,6 +203,15 @@ void pl_node_mem_fresh(struct pl *pl, uint64_t now_ms);
 #define PL_SHARE_FOLDS 5
 /* what wakes a quiet pipeline: this times quiet_lower_bp */
 #define PL_WAKE_FACTOR 4
+/* what keeps a busy pipeline busy below PL_WAKE_FACTOR times the line: a
+ * folded share at quiet_lower_bp or more, and PL_BUSY_VOTES of the last
+ * PL_BUSY_FOLDS folds each with that much of their own weight on the lower
+ * tier. One aggregation with a lukewarm region on the lower tier lifts the
+ * folded share above the line for a fold or two; on the test bed's kv
+ * such spikes, every second or two while the folded share stood near 1%,
+ * kept the source at full pace 10-20 s longer. */
+#define PL_BUSY_FOLDS 5
+#define PL_BUSY_VOTES 3
 void pl_share_add(struct pl *pl, bool lower, double weight);
 void pl_share_fold(struct pl *pl, uint64_t now_ms);
 

@@ -20,8 +20,9 @@
  * workload's accesses that still land on the lower tier, the complement
  * of its DRAM access share.
  *
- * It drives pl_quiet(): while the share stays below quiet_lower_bp, there
- * is little to gain from watching at full pace. Once quiet, a share
+ * It drives pl_quiet(): while the share stays below quiet_lower_bp, or is
+ * above it only for a fold or two at a time (PL_BUSY_VOTES), there is
+ * little to gain from watching at full pace. Once quiet, a share
  * PL_WAKE_FACTOR times that wakes it: a share that hovers near the line
  * (a key-value store's tail, lukewarm pages going up one by one) would
  * otherwise flip the pace every few seconds, and each flip costs a DAMON
@@ -42,24 +43,40 @@ void pl_share_add(struct pl *pl, bool lower, double weight)
 		pl->share.new_top += weight;
 }
 
+/* Whether the fold about to be made has quiet_lower_bp or more of its own
+ * weight on the lower tier. */
+static bool fold_above(const struct pl *pl)
+{
+	const struct pl_share *s = &pl->share;
+
+	return s->new_lower * 10000 >=
+	       (s->new_lower + s->new_top) * pl->p.quiet_lower_bp;
+}
+
 void pl_share_fold(struct pl *pl, uint64_t now_ms)
 {
 	struct pl_share *s = &pl->share;
 	const double keep = 1 - 1.0 / PL_SHARE_FOLDS;
+	uint32_t share;
 	bool busy;
 
 	if (s->new_lower <= 0 && s->new_top <= 0)
 		return;
+	s->above = ((s->above << 1) | fold_above(pl)) & ((1u << PL_BUSY_FOLDS) - 1);
 	s->lower = s->lower * keep + s->new_lower;
 	s->top = s->top * keep + s->new_top;
 	s->new_lower = 0;
 	s->new_top = 0;
 	if (s->lower <= 0 || now_ms <= pl->work_ms)
 		return;
-	/* something worth promoting is about: busy (pl_quiet()); while
-	 * quiet, it takes PL_WAKE_FACTOR times as much to wake */
+	/* something worth promoting is about (pl_quiet()): PL_WAKE_FACTOR
+	 * times the line, at once; while busy, the line too when most of the
+	 * last folds were over it (PL_BUSY_VOTES) */
+	share = pl_lower_share_bp(pl);
 	busy = now_ms < pl->work_ms + pl->p.quiet_after_ms;
-	if (pl_lower_share_bp(pl) >= pl->p.quiet_lower_bp * (busy ? 1 : PL_WAKE_FACTOR))
+	if (share >= pl->p.quiet_lower_bp * PL_WAKE_FACTOR ||
+	    (busy && share >= pl->p.quiet_lower_bp &&
+	     __builtin_popcount(s->above) >= PL_BUSY_VOTES))
 		pl->work_ms = now_ms;
 }
 
