@@ -455,7 +455,9 @@ uint32_t pl_lower_share_bp(const struct pl *pl);
  * pl_quiet() - whether promotion has had little to gain for a while: for
  * quiet_after_ms before @now_ms (ms) no poll with reports found the lower
  * tier's share of the accesses seen (pl_lower_share_bp()) at
- * quiet_lower_bp or more (so no reports at all count as quiet), and
+ * quiet_lower_bp or more while 3 of the last 5 such polls each had that
+ * share of their own weight on the lower tier, nor at four times
+ * quiet_lower_bp (so no reports at all count as quiet), and
  * demotion, when on, found no top-tier node below demote_low_pct at the
  * last worker wake (its pass reads cold regions by their age). Once
  * quiet, it takes four times quiet_lower_bp to count as work again, so a

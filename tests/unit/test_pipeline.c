@@ -718,6 +718,58 @@ static void test_idle_and_quiet(void **state)
 }
 
 /*
+ * What keeps a busy pipeline busy below four times the line. Process A's
+ * 1000 pages are on DRAM, B's 100 on the CXL node, where moves are
+ * refused (they stay). A's range comes every poll; B's, as hot, every
+ * third poll: a poll with it has 9% of its weight on the lower tier, the
+ * folded share peaks near 4% and stays over the 2% line, but at most 2 of
+ * the last 5 polls were over it, so the pipeline turns quiet 3 s after
+ * its start. Forty of B's pages at every poll (3.8% in every poll) keep
+ * it busy.
+ */
+static void test_busy_votes(void **state)
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 1000, 0);
+	struct fm_proc *b = fm_add(&fm, 200, 1, 0x20000000, 100, 1);
+	struct pl_range r[2] = {
+		damon_range(100, a->base, 1000, 10),
+		damon_range(200, b->base, 100, 10),
+	};
+	uint32_t peak = 0;
+	uint64_t t;
+
+	fm.perm_node = 0;
+	add_target(pl, a);
+	add_target(pl, b);
+	for (t = 1000; t <= 8000; t += 100) {
+		step(pl, r, (t / 100) % 3 ? 1 : 2, t);
+		if (t > 3000 && pl_lower_share_bp(pl) > peak)
+			peak = pl_lower_share_bp(pl);
+	}
+	assert_int_equal(fm_count(b, 0, 100, 1), 100);
+	assert_true(pl_lower_share_bp(pl) >= 200);	/* over the line... */
+	assert_true(peak < 800);			/* ...never at 4 times it */
+	assert_true(pl_quiet(pl, t));
+	free_pl(pl);
+
+	pl = new_pl(false);
+	a = fm_add(&fm, 100, 1, 0x10000000, 1000, 0);
+	b = fm_add(&fm, 200, 1, 0x20000000, 100, 1);
+	r[0] = damon_range(100, a->base, 1000, 10);
+	r[1] = damon_range(200, b->base, 40, 10);
+	fm.perm_node = 0;
+	add_target(pl, a);
+	add_target(pl, b);
+	for (t = 1000; t <= 8000; t += 100) {
+		step(pl, r, 2, t);
+		assert_false(pl_quiet(pl, t));
+	}
+	assert_true(pl_lower_share_bp(pl) >= 200 && pl_lower_share_bp(pl) < 800);
+	free_pl(pl);
+}
+
+/*
  * The lower tier's share of the accesses seen: a range weighs its evidence
  * times its pages, split by where its sampled pages are (here every page
  * is sampled); a hotter range weighs more, a cold one nothing, and a
@@ -1078,6 +1130,7 @@ int main(void)
 		cmocka_unit_test(test_samples_grow_with_evidence),
 		cmocka_unit_test(test_known_top_skips_lookups),
 		cmocka_unit_test(test_idle_and_quiet),
+		cmocka_unit_test(test_busy_votes),
 		cmocka_unit_test(test_lower_share),
 		cmocka_unit_test(test_quiet_off),
 		cmocka_unit_test(test_pinned_pages),
