@@ -235,7 +235,9 @@ struct pl_params {
 	uint32_t known_top_ttl_ms;
 	/* Quiet (pl_quiet()): for quiet_after_ms no poll with reports found
 	 * the lower tier's share of the accesses seen (pl_lower_share_bp())
-	 * at quiet_lower_bp or more, and demotion does not want pages (no
+	 * at quiet_lower_bp or more with PL_BUSY_VOTES of the last
+	 * PL_BUSY_FOLDS polls each at it, nor at 4 times it, and demotion
+	 * does not want pages (no
 	 * top-tier node below demote_low_pct); quiet_after_ms 0: never
 	 * quiet. Defaults 3000 (30 DAMON aggregations of 100 ms) and 200
 	 * (2%: at most that much of the accesses could still move to

@@ -166,9 +166,9 @@ struct pl {
 	bool demote_wanted;
 	uint64_t last_demote_ms;
 	uint64_t mem_ms;	/* nodes' memory last read at, 0: never */
-	uint64_t work_ms;	/* the lower tier's share of the accesses was
-				 * last at quiet_lower_bp or more at
-				 * (pl_quiet()); 0: no run yet */
+	uint64_t work_ms;	/* last counted as work (pl_share_fold(),
+				 * pl_quiet()), or pl_run()'s first call;
+				 * 0: no run yet */
 	struct pl_share share;
 	uint64_t next_reap_ms;
 
@@ -208,10 +208,13 @@ void pl_node_mem_fresh(struct pl *pl, uint64_t now_ms);
  * PL_BUSY_FOLDS folds each with that much of their own weight on the lower
  * tier. One aggregation with a lukewarm region on the lower tier lifts the
  * folded share above the line for a fold or two; on the test bed's kv
- * such spikes, every second or two while the folded share stood near 1%,
- * kept the source at full pace 10-20 s longer. */
+ * such polls held the source at full pace until 26-31 s into one run of
+ * three (docs/busy-results/pace.txt, docs/damon-source.md, "The quiet
+ * pace"). */
 #define PL_BUSY_FOLDS 5
 #define PL_BUSY_VOTES 3
+_Static_assert(PL_BUSY_VOTES <= PL_BUSY_FOLDS && PL_BUSY_FOLDS < 32,
+	       "the votes are bits of pl_share.above");
 void pl_share_add(struct pl *pl, bool lower, double weight);
 void pl_share_fold(struct pl *pl, uint64_t now_ms);
 

@@ -20,9 +20,12 @@
  * workload's accesses that still land on the lower tier, the complement
  * of its DRAM access share.
  *
- * It drives pl_quiet(): while the share stays below quiet_lower_bp, or is
- * above it only for a fold or two at a time (PL_BUSY_VOTES), there is
- * little to gain from watching at full pace. Once quiet, a share
+ * It drives pl_quiet(): while the share stays below quiet_lower_bp, or
+ * fewer than PL_BUSY_VOTES of the last PL_BUSY_FOLDS folds each had that
+ * much of their own weight on the lower tier, there is little to gain
+ * from watching at full pace. The votes count folds, not weight: a source
+ * of samples polled between DAMON's aggregations (hwhint, feed) adds
+ * folds of its own, which vote too. Once quiet, a share
  * PL_WAKE_FACTOR times that wakes it: a share that hovers near the line
  * (a key-value store's tail, lukewarm pages going up one by one) would
  * otherwise flip the pace every few seconds, and each flip costs a DAMON
@@ -70,8 +73,10 @@ void pl_share_fold(struct pl *pl, uint64_t now_ms)
 	if (s->lower <= 0 || now_ms <= pl->work_ms)
 		return;
 	/* something worth promoting is about (pl_quiet()): PL_WAKE_FACTOR
-	 * times the line, at once; while busy, the line too when most of the
-	 * last folds were over it (PL_BUSY_VOTES) */
+	 * times the line, at once; while busy, the line too when
+	 * PL_BUSY_VOTES of the last folds each had quiet_lower_bp of their
+	 * own weight on the lower tier (exact ratio; the folded share is
+	 * rounded to a bp) */
 	share = pl_lower_share_bp(pl);
 	busy = now_ms < pl->work_ms + pl->p.quiet_after_ms;
 	if (share >= pl->p.quiet_lower_bp * PL_WAKE_FACTOR ||

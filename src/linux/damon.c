@@ -856,7 +856,7 @@ static const char *pace_reason(const struct damon_src *s, uint32_t pace, bool qu
 	if (pace == 1)
 		return "as configured";
 	if (quiet && pace == s->goal.quiet_slowdown)
-		return "quiet: the lower tier holds under 2% of the accesses seen";
+		return "quiet: little of the accesses seen lands on the lower tier";
 	return "access goal: few of DAMON's checks see an access";
 }
 
@@ -1668,7 +1668,7 @@ static const struct src_key damon_keys[] = {
 	  "The longest intervals intervals_goal_bp sets, as a multiple of the configured ones (the pace doubles up to it: 1, 2, 4, 8 ...; a step past it stops at it).",
 	  DOFF(max_pace), true, NULL, NULL },
 	{ "quiet_slowdown", SRC_KEY_UINT, 1, 16, "8", "x",
-	  "While promotion has little to gain (for 3 s the lower tier held under 2% of the accesses the sources saw and demotion, if on, wanted no pages), DAMON samples and aggregates this many times slower, committed online (Linux 6.11+); a lower-tier share of 8% brings the configured intervals back. 1 keeps them always.",
+	  "While promotion has little to gain (for 3 s the lower tier held under 8% of the accesses the sources saw, and under 2% in at least 3 of every 5 polls, and demotion, if on, wanted no pages), DAMON samples and aggregates this many times slower, committed online (Linux 6.11+); a lower-tier share of 8% brings the configured intervals back. 1 keeps them always.",
 	  DOFF(quiet_slowdown), true, NULL, NULL },
 	{ "regions_from", SRC_KEY_STRING, 0, 0, "auto", "",
 	  "Where DAMON's regions are read: auto (the damon:damon_aggregated tracepoint through perf where tracefs is mounted and pghotd has CAP_PERFMON, else the sysfs tried-regions query, which costs four file reads per region per interval and DAMOS stat schemes), tracepoint (fail without it) or sysfs.",
