@@ -725,7 +725,7 @@ static void test_idle_and_quiet(void **state)
  * folded share peaks near 4% and stays over the 2% line, but at most 2 of
  * the last 5 polls were over it, so the pipeline turns quiet 3 s after
  * its start. Forty of B's pages at every poll (3.8% in every poll) keep
- * it busy.
+ * it busy, and so do fifty in 3 polls of every 5.
  */
 static void test_busy_votes(void **state)
 {
@@ -746,6 +746,8 @@ static void test_busy_votes(void **state)
 		step(pl, r, (t / 100) % 3 ? 1 : 2, t);
 		if (t > 3000 && pl_lower_share_bp(pl) > peak)
 			peak = pl_lower_share_bp(pl);
+		/* busy from the first run (1000) for quiet_after_ms only */
+		assert_int_equal(pl_quiet(pl, t), t >= 4000);
 	}
 	assert_int_equal(fm_count(b, 0, 100, 1), 100);
 	assert_true(pl_lower_share_bp(pl) >= 200);	/* over the line... */
@@ -766,6 +768,24 @@ static void test_busy_votes(void **state)
 		assert_false(pl_quiet(pl, t));
 	}
 	assert_true(pl_lower_share_bp(pl) >= 200 && pl_lower_share_bp(pl) < 800);
+	free_pl(pl);
+
+	/* B's 50 pages in 3 polls of every 5 (0, 1, 3): any 5 polls hold 3
+	 * over the line, the folded share stays 2.5-3.3%: busy */
+	pl = new_pl(false);
+	a = fm_add(&fm, 100, 1, 0x10000000, 1000, 0);
+	b = fm_add(&fm, 200, 1, 0x20000000, 100, 1);
+	r[0] = damon_range(100, a->base, 1000, 10);
+	r[1] = damon_range(200, b->base, 50, 10);
+	fm.perm_node = 0;
+	add_target(pl, a);
+	add_target(pl, b);
+	for (t = 1000; t <= 8000; t += 100) {
+		uint64_t k = (t / 100) % 5;
+
+		step(pl, r, k == 0 || k == 1 || k == 3 ? 2 : 1, t);
+		assert_false(pl_quiet(pl, t));
+	}
 	free_pl(pl);
 }
 
