@@ -717,6 +717,24 @@ static void test_idle_and_quiet(void **state)
 	free_pl(pl);
 }
 
+/* test_busy_votes()'s machine: A's range over its 1000 pages in r[0],
+ * B's over its first @b_pages in r[1]; moves to DRAM refused. */
+static struct pl *votes_pl(size_t b_pages, struct fm_proc **ret_b,
+			   struct pl_range r[2])
+{
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 1000, 0);
+	struct fm_proc *b = fm_add(&fm, 200, 1, 0x20000000, 100, 1);
+
+	r[0] = damon_range(100, a->base, 1000, 10);
+	r[1] = damon_range(200, b->base, b_pages, 10);
+	fm.perm_node = 0;
+	add_target(pl, a);
+	add_target(pl, b);
+	*ret_b = b;
+	return pl;
+}
+
 /*
  * What keeps a busy pipeline busy below four times the line. Process A's
  * 1000 pages are on DRAM, B's 100 on the CXL node, where moves are
@@ -729,19 +747,12 @@ static void test_idle_and_quiet(void **state)
  */
 static void test_busy_votes(void **state)
 {
-	struct pl *pl = new_pl(false);
-	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 1000, 0);
-	struct fm_proc *b = fm_add(&fm, 200, 1, 0x20000000, 100, 1);
-	struct pl_range r[2] = {
-		damon_range(100, a->base, 1000, 10),
-		damon_range(200, b->base, 100, 10),
-	};
+	struct pl_range r[2];
+	struct fm_proc *b;
+	struct pl *pl = votes_pl(100, &b, r);
 	uint32_t peak = 0;
 	uint64_t t;
 
-	fm.perm_node = 0;
-	add_target(pl, a);
-	add_target(pl, b);
 	for (t = 1000; t <= 8000; t += 100) {
 		step(pl, r, (t / 100) % 3 ? 1 : 2, t);
 		if (t > 3000 && pl_lower_share_bp(pl) > peak)
@@ -755,14 +766,7 @@ static void test_busy_votes(void **state)
 	assert_true(pl_quiet(pl, t));
 	free_pl(pl);
 
-	pl = new_pl(false);
-	a = fm_add(&fm, 100, 1, 0x10000000, 1000, 0);
-	b = fm_add(&fm, 200, 1, 0x20000000, 100, 1);
-	r[0] = damon_range(100, a->base, 1000, 10);
-	r[1] = damon_range(200, b->base, 40, 10);
-	fm.perm_node = 0;
-	add_target(pl, a);
-	add_target(pl, b);
+	pl = votes_pl(40, &b, r);
 	for (t = 1000; t <= 8000; t += 100) {
 		step(pl, r, 2, t);
 		assert_false(pl_quiet(pl, t));
@@ -772,14 +776,7 @@ static void test_busy_votes(void **state)
 
 	/* B's 50 pages in 3 polls of every 5 (0, 1, 3): any 5 polls hold 3
 	 * over the line, the folded share stays 2.5-3.3%: busy */
-	pl = new_pl(false);
-	a = fm_add(&fm, 100, 1, 0x10000000, 1000, 0);
-	b = fm_add(&fm, 200, 1, 0x20000000, 100, 1);
-	r[0] = damon_range(100, a->base, 1000, 10);
-	r[1] = damon_range(200, b->base, 50, 10);
-	fm.perm_node = 0;
-	add_target(pl, a);
-	add_target(pl, b);
+	pl = votes_pl(50, &b, r);
 	for (t = 1000; t <= 8000; t += 100) {
 		uint64_t k = (t / 100) % 5;
 
