@@ -237,8 +237,8 @@ struct pl_params {
 	 * the lower tier's share of the accesses seen (pl_lower_share_bp())
 	 * at quiet_lower_bp or more with PL_BUSY_VOTES of the last
 	 * PL_BUSY_FOLDS polls each at it, nor at 4 times it, and demotion
-	 * does not want pages (no
-	 * top-tier node below demote_low_pct); quiet_after_ms 0: never
+	 * does not want pages (no top-tier node below demote_low_pct);
+	 * quiet_after_ms 0: never
 	 * quiet. Defaults 3000 (30 DAMON aggregations of 100 ms) and 200
 	 * (2%: at most that much of the accesses could still move to
 	 * DRAM). */

@@ -226,7 +226,7 @@ static const struct stat_entry table[] = {
 	CL("pghot_worker_idle_total", LBL_LOWER, "node", "wakes",
 	   "Turns of this worker's clock (every sleep_ms) skipped: no page was ready, so no node memory was read and nothing moved.", LOWER(idle)),
 	G("pghot_lower_access_bp", "1/10000",
-	  "The lower tier's share of the accesses the sources saw in about their last five polls (DAMON aggregations) with reports (a DAMON region weighs its size times the share of its checks that saw an access), split by where their sampled pages are: what promotion could still gain, one minus the DRAM access share. Under 200 at every poll for 3 s, with demotion (if on) wanting no pages, the sources watch at their quiet pace; 800 brings the full pace back.",
+	  "The lower tier's share of the accesses the sources saw in about their last five polls (DAMON aggregations) with reports (a DAMON region weighs its size times the share of its checks that saw an access), split by where their sampled pages are: what promotion could still gain, one minus the DRAM access share. When for 3 s no poll found it at 800, nor at 200 with 3 of the last 5 polls each at 200 on their own, and demotion (if on) wanted no pages, the sources watch at their quiet pace; 800 brings the full pace back.",
 	  S(lower_share_bp)),
 	/* the daemon */
 	G("pghot_engine_memory_bytes", "bytes", "Memory of the engine's records and queues.", S(engine_bytes)),
