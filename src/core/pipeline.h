@@ -238,10 +238,9 @@ struct pl_params {
 	 * at quiet_lower_bp or more with PL_BUSY_VOTES of the last
 	 * PL_BUSY_FOLDS polls each at it, nor at 4 times it, and demotion
 	 * does not want pages (no top-tier node below demote_low_pct);
-	 * quiet_after_ms 0: never
-	 * quiet. Defaults 3000 (30 DAMON aggregations of 100 ms) and 200
-	 * (2%: at most that much of the accesses could still move to
-	 * DRAM). */
+	 * quiet_after_ms 0: never quiet. Defaults 3000 (30 DAMON
+	 * aggregations of 100 ms) and 200 (2%: at most that much of the
+	 * accesses could still move to DRAM). */
 	uint32_t quiet_after_ms;
 	uint32_t quiet_lower_bp;	/* 0..10000 */
 	/* Demotion: when a top-tier node's free memory is below low_pct of

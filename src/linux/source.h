@@ -146,9 +146,9 @@ struct src_ops {
 	/**
 	 * set_quiet() - promotion has had little to gain for a while: the
 	 * lower tier's share of the accesses the sources saw stayed low
-	 * (@quiet true, pl_quiet() has the rule), or it has again (false). A source whose cost follows its pace
-	 * (DAMON: its sampling) may watch slower while quiet; interval_ms()
-	 * follows. Called when the state changes. Never blocks. May be NULL.
+	 * (@quiet true, pl_quiet() has the rule), or it has again (false).
+	 * A source whose cost follows its pace (DAMON: its sampling) may
+	 * watch slower while quiet; interval_ms() follows. Called when the state changes. Never blocks. May be NULL.
 	 * Return: 0 or a negative errno (logged; the source stays as it was).
 	 */
 	int (*set_quiet)(void *priv, bool quiet);
