@@ -11,6 +11,7 @@
 
 #include <numaif.h>
 
+#include "linux/cpu_time.h"
 #include "linux/migrator_int.h"
 
 #define THP_SIZE (UINT64_C(2) << 20)
@@ -289,6 +290,31 @@ static void folio_orders(struct migrator *m, const struct mig_proc *mp,
 	}
 }
 
+/*
+ * move_pages(2) through the backend's function, counted: a call that
+ * moves (@to set) or looks up (@to NULL), and the CPU time the calling
+ * thread spent in it, which is mostly the kernel's page-table walks and
+ * copies: what a lookup or a move costs, per page, on this machine.
+ */
+static long timed_move_pages(struct migrator *m, pid_t pid, size_t n, void **va,
+			     const int *to, int *status, int flags)
+{
+	uint64_t t0 = thread_cpu_us();
+	long r = m->move_pages(pid, (unsigned long)n, va, to, status, flags);
+	int saved = errno;
+	uint64_t dt = thread_cpu_us() - t0;
+
+	if (to) {
+		m->st.syscalls++;
+		m->st.move_cpu_us += dt;
+	} else {
+		m->st.query_syscalls++;
+		m->st.query_cpu_us += dt;
+	}
+	errno = saved;
+	return r;
+}
+
 /* ---- lookups ------------------------------------------------------------- */
 
 /* Where @n pages of @pid are: move_pages with nodes = NULL. */
@@ -302,8 +328,7 @@ static int query_nodes(struct migrator *m, pid_t pid, const uint64_t *addrs,
 		va[i] = (void *)(uintptr_t)addrs[i];
 		st[i] = STATUS_UNSET;
 	}
-	m->st.query_syscalls++;
-	if (m->move_pages(pid, n, va, NULL, st, 0) < 0)
+	if (timed_move_pages(m, pid, n, va, NULL, st, 0) < 0)
 		return -errno;
 	for (size_t i = 0; i < n; i++)
 		ret[i] = (struct pl_page){
@@ -384,8 +409,7 @@ static void requery_unset(struct migrator *m, pid_t pid, void **va,
 			ra[k++] = va[i];
 	if (!k)
 		return;
-	m->st.query_syscalls++;
-	if (m->move_pages(pid, k, ra, NULL, rq, 0))
+	if (timed_move_pages(m, pid, k, ra, NULL, rq, 0))
 		return;
 	k = 0;
 	for (size_t i = 0; i < n; i++)
@@ -409,8 +433,7 @@ static int move_real(struct migrator *m, struct mig_proc *mp,
 		va[i] = (void *)(uintptr_t)addrs[i];
 		status[i] = STATUS_UNSET;
 	}
-	m->st.syscalls++;
-	if (m->move_pages(p->pid, n, va, to, status, MPOL_MF_MOVE) < 0) {
+	if (timed_move_pages(m, p->pid, n, va, to, status, MPOL_MF_MOVE) < 0) {
 		err = -errno;
 		for (size_t i = 0; i < n; i++)
 			ret[i] = pl_move_status(err);

@@ -56,6 +56,9 @@ const char *move_status_name(enum pghot_move_status s);
 struct migrator_stats {
 	uint64_t syscalls;		/* move_pages calls that move */
 	uint64_t query_syscalls;	/* move_pages calls that look up */
+	uint64_t move_cpu_us;		/* CPU time of the calls that move,
+					 * the calling thread's, us */
+	uint64_t query_cpu_us;		/* ... of the calls that look up */
 	uint64_t identity_mismatch;	/* moves refused: pid reused */
 	uint64_t moved[PGHOT_MOVE_STATUS_MAX]; /* per outcome, all moves */
 	uint64_t refused_policy;	/* moves not tried: cpuset, policy or an

@@ -99,6 +99,10 @@ struct src_stats {
 	uint64_t malformed;	/* feed: lines that did not parse */
 	uint64_t errors;	/* failed reads of the kernel interface */
 	uint64_t dropped;	/* samples lost (ring or queue full) */
+	uint64_t poll_cpu_us;	/* the daemon's: CPU time of the loop's
+				 * thread in poll() and the pipeline's
+				 * handling of what it reported, us (the
+				 * source leaves it 0) */
 };
 
 struct src_ops {

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <numaif.h>
@@ -424,6 +425,64 @@ static long fake_move_pages(int pid, unsigned long count, void **pages,
 	return 0;
 }
 
+/* move_pages that burns @burn_us of this thread's CPU, then answers
+ * "on the node asked" (a lookup: node 0). */
+static uint64_t burn_us;
+
+static uint64_t cpu_us(void)
+{
+	struct timespec ts;
+
+	assert_int_equal(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts), 0);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static long burning_move_pages(int pid, unsigned long count, void **pages,
+			       const int *nodes, int *status, int flags)
+{
+	uint64_t t0 = cpu_us();
+	volatile uint64_t spin = 0;
+
+	while (cpu_us() - t0 < burn_us)
+		spin++;
+	for (unsigned long i = 0; i < count; i++)
+		status[i] = nodes ? nodes[i] : 0;
+	return 0;
+}
+
+/* The CPU time of lookups and moves goes to their own counters, as much
+ * as the calls took (the pipeline's cost split in pghotd's counters). */
+static void test_cpu_charged(void **state)
+{
+	struct pl_proc me = self();
+	struct migrator *m = policy_mig("move_pages", &me);
+	uint64_t a[2] = { 0x10000000, 0x10001000 };
+	int to[2] = { 0, 0 };
+	enum pghot_move_status ms[2];
+	struct pl_page pg[2];
+	struct migrator_stats st;
+	uint64_t q;
+
+	migrator_set_move_pages(m, burning_move_pages);
+	migrator_set_folio_method(m, PAGEMAP_RANGES);
+	set_maps(m, &me, NULL, 0);
+	burn_us = 3000;
+	assert_int_equal(migrator_lookup(m, &me, a, 2, pg), 0);
+	migrator_stats(m, &st);
+	assert_true(st.query_cpu_us >= 3000);
+	assert_int_equal(st.move_cpu_us, 0);
+	q = st.query_cpu_us;
+	burn_us = 5000;
+	assert_int_equal(migrator_move(m, &me, a, to, 2, ms), 0);
+	assert_int_equal(ms[0], PGHOT_MOVE_OK);
+	migrator_stats(m, &st);
+	assert_true(st.move_cpu_us >= 5000);
+	assert_int_equal(st.query_cpu_us, q);	/* every status set: no lookup */
+	assert_int_equal(st.syscalls, 1);
+	assert_int_equal(st.query_syscalls, 1);
+	migrator_close(m);
+}
+
 static void test_kernel_refusals(void **state)
 {
 	struct pl_proc me = self();
@@ -501,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_thp_kpageflags),
 		cmocka_unit_test(test_policy_pinned),
 		cmocka_unit_test(test_kernel_refusals),
+		cmocka_unit_test(test_cpu_charged),
 		cmocka_unit_test(test_status_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,7 +39,8 @@ static void test_rule(void **state)
 		if (!f[i].help[0] || !f[i].unit[0])
 			fail_msg("'%s': no help or unit", name);
 		if (f[i].labels[0] && strcmp(f[i].labels, "node") && strcmp(f[i].labels, "source") &&
-		    strcmp(f[i].labels, "reason") && strcmp(f[i].labels, "method"))
+		    strcmp(f[i].labels, "reason") && strcmp(f[i].labels, "method") &&
+		    strcmp(f[i].labels, "part"))
 			fail_msg("'%s': label '%s'", name, f[i].labels);
 		if (f[i].scale && strcmp(f[i].unit, "seconds"))
 			fail_msg("'%s': decimals for a unit other than seconds", name);

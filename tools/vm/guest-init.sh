@@ -387,8 +387,11 @@ pghotd | pghotd-damos)
 	prom=$(sed -n 's/^prometheus_file *= *//p' /etc/pghot.conf | tr -d ' ')
 	if [ -s "$prom" ]; then
 		# one line per family: the series of its labels (node, source,
-		# reason, target) summed, as pghot stat --watch sums them
-		awk '/^pghot_[a-z0-9_]+(\{.*\})? [0-9.eE+-]+$/ { n = $1; sub(/\{.*/, "", n); v[n] += $NF
+		# reason, target) summed, as pghot stat --watch sums them; a
+		# part="X" label (where the loop's CPU went) stays: FAMILY.X
+		awk '/^pghot_[a-z0-9_]+(\{.*\})? [0-9.eE+-]+$/ { n = $1; p = ""
+			if (match(n, /part="[a-z_]+"/)) p = "." substr(n, RSTART + 6, RLENGTH - 7)
+			sub(/\{.*/, "", n); n = n p; v[n] += $NF
 			if (!(n in o)) { o[n] = 1; k[++nk] = n } }
 			END { for (i = 1; i <= nk; i++) printf "pghotd.%s=%.15g\n", k[i], v[k[i]] }' "$prom"
 	else

@@ -108,6 +108,15 @@ def main_counters: [["pgpromote_success", ["vmstat", "pgpromote_success"], "int"
 	["pgdemote_kswapd", ["vmstat", "pgdemote_kswapd"], "int"],
 	["pghotd: pghot_pgpromote_success_total", ["pghotd", "pghot_pgpromote_success_total"], "int"],
 	["pghotd: pghot_pgdemote_success_total", ["pghotd", "pghot_pgdemote_success_total"], "int"],
+	# where pghotd's own CPU went (runs of commits before the counters: none)
+	["pghotd: CPU, all threads (s)", ["pghotd", "pghot_cpu_seconds_total"], "cpu"],
+	["pghotd: CPU of the loop thread (s)", ["pghotd", "pghot_main_thread_cpu_seconds_total"], "cpu"],
+	["pghotd: loop, the sources' polls (s)", ["pghotd", "pghot_source_poll_cpu_seconds_total"], "cpu"],
+	["pghotd: loop, of which move_pages lookups (s)", ["pghotd", "pghot_query_cpu_seconds_total"], "cpu"],
+	["pghotd: loop, the workers (s)", ["pghotd", "pghot_loop_cpu_seconds_total.workers"], "cpu"],
+	["pghotd: loop, of which move_pages moves (s)", ["pghotd", "pghot_migrate_cpu_seconds_total"], "cpu"],
+	["pghotd: loop, rescans (s)", ["pghotd", "pghot_loop_cpu_seconds_total.rescan"], "cpu"],
+	["pghotd: loop, the Prometheus file (s)", ["pghotd", "pghot_loop_cpu_seconds_total.stats"], "cpu"],
 	# the names of pghot 0.1, in results.json of runs before the renaming
 	["pghotd: pghot_pgpromote_success", ["pghotd", "pghot_pgpromote_success"], "int"],
 	["pghotd: pghot_pgdemote_success", ["pghotd", "pghot_pgdemote_success"], "int"],

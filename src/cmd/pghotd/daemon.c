@@ -20,6 +20,7 @@
 
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
+#include "linux/cpu_time.h"
 
 uint64_t clock_monotonic_ms(void *arg)
 {
@@ -140,6 +141,7 @@ static void src_poll(struct daemon *d, struct daemon_src *s)
 	const struct src_sink sink = {
 		.ranges = sink_ranges, .samples = sink_samples, .sink_arg = s,
 	};
+	uint64_t t0 = thread_cpu_us();
 	int r = s->desc->ops->poll(s->priv, d->now, &sink);
 
 	if (r < 0)
@@ -149,6 +151,7 @@ static void src_poll(struct daemon *d, struct daemon_src *s)
 	if (r)
 		log_warn("source '%s': node lookups failed: %s", s->desc->name,
 			 strerror(-r));
+	s->base.poll_cpu_us += thread_cpu_us() - t0;
 	s->next_ms = d->now + s->desc->ops->interval_ms(s->priv);
 }
 
@@ -724,16 +727,40 @@ static void tell_quiet(struct daemon *d)
 	}
 }
 
+const char *loop_part_name(enum loop_part p)
+{
+	static const char *const names[LOOP_PART_MAX] = {
+		[LOOP_WORKERS] = "workers", [LOOP_RESCAN] = "rescan",
+		[LOOP_CHORES] = "chores", [LOOP_STATS] = "stats",
+	};
+
+	return p < LOOP_PART_MAX ? names[p] : "?";
+}
+
+/* Charge the CPU time since @t0 (thread_cpu_us()) to @part; return the
+ * new start. */
+static uint64_t charge(struct daemon *d, enum loop_part part, uint64_t t0)
+{
+	uint64_t t = thread_cpu_us();
+
+	d->st.loop_cpu_us[part] += t - t0;
+	return t;
+}
+
 /* Everything due at d->now: sources on their interval, rescans, the
  * pipeline's workers, the chores (chores.h), the Prometheus file. */
 static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 {
+	uint64_t t;
+
 	for (size_t s = 0; s < src_registry_len; s++)
 		if (d->src[s].desc && d->src[s].next_ms <= d->now)
 			src_poll(d, &d->src[s]);
+	t = thread_cpu_us();
 	if (uses_targets(d) && d->next_rescan_ms <= d->now) {
 		daemon_rescan(d);
 		d->next_rescan_ms = d->now + d->cfg.rescan_ms;
+		t = charge(d, LOOP_RESCAN, t);
 	}
 	/* DAMOS moves the pages: the engine's workers stay idle */
 	if (daemon_is_damos(d))
@@ -741,11 +768,14 @@ static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 	else {
 		pl_run(d->pl, d->now, ret_pl_next);
 		tell_quiet(d);
+		t = charge(d, LOOP_WORKERS, t);
 	}
 	chores_run(d, d->now);
+	t = charge(d, LOOP_CHORES, t);
 	if (d->cfg.prometheus_file[0] && d->next_stats_ms <= d->now) {
 		stats_write_prometheus(d);
 		d->next_stats_ms = d->now + d->cfg.stats_interval_ms;
+		charge(d, LOOP_STATS, t);
 	}
 }
 

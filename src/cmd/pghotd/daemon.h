@@ -75,10 +75,26 @@ struct daemon_src {
 	size_t nr_kept;
 };
 
+/* What the loop's thread does on its timers, for its CPU time (sources'
+ * polls are counted per source, struct src_stats.poll_cpu_us). */
+enum loop_part {
+	LOOP_WORKERS,	/* pl_run(): the promotion and demotion workers,
+			 * moves included, and the quiet test */
+	LOOP_RESCAN,	/* daemon_rescan(): targets, policies, THP maps */
+	LOOP_CHORES,	/* chores_run() */
+	LOOP_STATS,	/* the Prometheus file */
+	LOOP_PART_MAX
+};
+
+/* The part's label text ("workers"). */
+const char *loop_part_name(enum loop_part p);
+
 struct daemon_stats {
 	uint64_t target_scans;
 	uint64_t targets_added, targets_exited;
 	uint64_t reloads, reload_failures;
+	uint64_t loop_cpu_us[LOOP_PART_MAX];	/* the loop thread's CPU
+						 * time per part, us */
 };
 
 /* What the pipeline's ops need of the machine (machine.c). */

@@ -18,6 +18,7 @@
 #include "cmd/common/escape.h"
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
+#include "linux/cpu_time.h"
 
 /* Everything the table reads, taken at once. */
 struct snap {
@@ -41,7 +42,8 @@ struct snap {
 	uint64_t targets, targets_added, targets_exited, target_scans;
 	uint64_t engine_bytes, tracked_pages, lower_share_bp;
 	uint64_t ctl_refused, ctl_idle, reloads, reload_failures;
-	uint64_t uptime_ms, cpu_us;
+	uint64_t uptime_ms, cpu_us, main_cpu_us;
+	uint64_t loop_cpu_us[LOOP_PART_MAX];
 };
 
 /* What a family's label ranges over. */
@@ -52,6 +54,7 @@ enum stat_label {
 	LBL_SOURCE,	/* source="NAME": each source enabled or running */
 	LBL_REASON,	/* reason="busy": each failed move status */
 	LBL_METHOD,	/* method="kpageflags": each way to find folio orders */
+	LBL_PART,	/* part="workers": each enum loop_part */
 };
 
 struct stat_entry {
@@ -142,6 +145,9 @@ static const struct stat_entry table[] = {
 	   "Failed reads of the source's kernel interface, undecodable records.", SRC(errors)),
 	CL("pghot_source_dropped_total", LBL_SOURCE, "source", "samples",
 	   "Samples lost before the pipeline (a ring or queue was full).", SRC(dropped)),
+	{ { "pghot_source_poll_cpu_seconds_total", false, "source", "seconds",
+	    "CPU time of pghotd's main thread in the source's polls and the pipeline's handling of what they reported (sampling, node lookups; not the moves, not a source's own thread).", 6 },
+	  LBL_SOURCE, SRC(poll_cpu_us) },
 	/* the pipeline (src/core) */
 	C("pghot_reports_untargeted_total", "reports", "Reports of processes that are not targets, dropped.",
 	  S(pl.reports_untargeted)),
@@ -188,6 +194,12 @@ static const struct stat_entry table[] = {
 	/* the migrator (src/linux/migrator.c) */
 	C("pghot_migrate_syscalls_total", "calls", "move_pages(2) calls that move pages.", S(mig.syscalls)),
 	C("pghot_query_syscalls_total", "calls", "move_pages(2) calls that look pages up.", S(mig.query_syscalls)),
+	{ { "pghot_migrate_cpu_seconds_total", false, "", "seconds",
+	    "CPU time pghotd spent in move_pages(2) calls that move pages (the kernel's migration, charged to pghotd).", 6 },
+	  LBL_NONE, S(mig.move_cpu_us), 0 },
+	{ { "pghot_query_cpu_seconds_total", false, "", "seconds",
+	    "CPU time pghotd spent in move_pages(2) calls that look pages up.", 6 },
+	  LBL_NONE, S(mig.query_cpu_us), 0 },
 	C("pghot_moves_refused_pid_reused_total", "moves",
 	  "Moves refused: the pid names another process now (its start time changed).", S(mig.identity_mismatch)),
 	C("pghot_moves_refused_policy_total", "pages",
@@ -244,6 +256,12 @@ static const struct stat_entry table[] = {
 	{ { "pghot_cpu_seconds_total", false, "", "seconds",
 	    "CPU time of pghotd, user and system, all threads (not its kdamonds').", 6 }, LBL_NONE,
 	  S(cpu_us), 0 },
+	{ { "pghot_main_thread_cpu_seconds_total", false, "", "seconds",
+	    "CPU time of pghotd's loop thread, which polls the sources, runs the workers and moves the pages; the rest of pghot_cpu_seconds_total is the sources' own threads (the damon source's sysfs reader).", 6 },
+	  LBL_NONE, S(main_cpu_us), 0 },
+	{ { "pghot_loop_cpu_seconds_total", false, "part", "seconds",
+	    "CPU time of the loop thread by what it did on its timers: workers (promotion and demotion, moves included), rescan (targets, their policies and THP maps), chores, stats (this file). The sources' polls are pghot_source_poll_cpu_seconds_total.", 6 },
+	  LBL_PART, S(loop_cpu_us), sizeof(uint64_t) },
 };
 #define NR_ENTRIES (sizeof(table) / sizeof(table[0]))
 
@@ -280,6 +298,7 @@ static void src_add(struct src_stats *a, const struct src_stats *b)
 	a->malformed += b->malformed;
 	a->errors += b->errors;
 	a->dropped += b->dropped;
+	a->poll_cpu_us += b->poll_cpu_us;
 }
 
 static uint64_t *kept_of(struct daemon_src *s, const char *name, bool add)
@@ -390,6 +409,8 @@ static void snap_take(struct daemon *d, struct snap *s)
 	s->reloads = d->st.reloads;
 	s->reload_failures = d->st.reload_failures;
 	s->uptime_ms = d->now - d->start_ms;
+	s->main_cpu_us = thread_cpu_us();	/* called on the loop thread */
+	memcpy(s->loop_cpu_us, d->st.loop_cpu_us, sizeof(s->loop_cpu_us));
 	if (!getrusage(RUSAGE_SELF, &ru))
 		s->cpu_us = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
 			    (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
@@ -418,6 +439,8 @@ static size_t label_count(const struct snap *s, enum stat_label l)
 		return NR_REASONS;
 	case LBL_METHOD:
 		return PAGEMAP_METHOD_MAX - PAGEMAP_SCAN_IOCTL;
+	case LBL_PART:
+		return LOOP_PART_MAX;
 	default:
 		return 1;
 	}
@@ -445,6 +468,9 @@ static void label_text(const struct snap *s, enum stat_label l, size_t i,
 	case LBL_METHOD:
 		snprintf(buf, len, "method=\"%s\"",
 			 pagemap_method_name((enum pagemap_method)(PAGEMAP_SCAN_IOCTL + i)));
+		break;
+	case LBL_PART:
+		snprintf(buf, len, "part=\"%s\"", loop_part_name((enum loop_part)i));
 		break;
 	default:
 		buf[0] = '\0';

@@ -11,7 +11,8 @@
  * - counters end in _total, gauges do not; a unit in the name where it has
  *   one (_bytes, _seconds);
  * - what would be a number in a name is a label: node="1", source="damon",
- *   reason="busy", pid="4242" with comm="memcached";
+ *   reason="busy", method="kpageflags", part="workers", pid="4242" with
+ *   comm="memcached";
  * - the kernel's name stays where the meaning is the kernel's
  *   (pghot_pgpromote_success_total{node="0"} is /proc/vmstat's
  *   pgpromote_success of node 0, pghot_recorded_accesses_total the pghot
