@@ -12,7 +12,9 @@
 #include <time.h>
 
 /* thread_cpu_us() - the calling thread's CPU time so far, microseconds;
- * 0 if the clock cannot be read (then a difference of two reads is 0). */
+ * 0 if the clock cannot be read (it can always be read on Linux; a read
+ * that failed once would charge the next piece of work with everything
+ * before it, never a negative time: cpu_us_since()). */
 static inline uint64_t thread_cpu_us(void)
 {
 	struct timespec ts;
@@ -20,6 +22,15 @@ static inline uint64_t thread_cpu_us(void)
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* cpu_us_since() - the calling thread's CPU time since @t0_us (a
+ * thread_cpu_us() of this thread), microseconds; 0 if the clock read less. */
+static inline uint64_t cpu_us_since(uint64_t t0_us)
+{
+	uint64_t t_us = thread_cpu_us();
+
+	return t_us > t0_us ? t_us - t0_us : 0;
 }
 
 #endif

@@ -299,17 +299,17 @@ static void folio_orders(struct migrator *m, const struct mig_proc *mp,
 static long timed_move_pages(struct migrator *m, pid_t pid, size_t n, void **va,
 			     const int *to, int *status, int flags)
 {
-	uint64_t t0 = thread_cpu_us();
+	uint64_t t0_us = thread_cpu_us();
 	long r = m->move_pages(pid, (unsigned long)n, va, to, status, flags);
-	int saved = errno;
-	uint64_t dt = thread_cpu_us() - t0;
+	int saved = errno;	/* the callers return -errno of the call */
+	uint64_t cpu_us = cpu_us_since(t0_us);
 
 	if (to) {
 		m->st.syscalls++;
-		m->st.move_cpu_us += dt;
+		m->st.move_cpu_us += cpu_us;
 	} else {
 		m->st.query_syscalls++;
-		m->st.query_cpu_us += dt;
+		m->st.query_cpu_us += cpu_us;
 	}
 	errno = saved;
 	return r;

@@ -21,11 +21,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <numaif.h>
 
+#include "linux/cpu_time.h"
 #include "linux/migrator.h"
 #include "linux/targets.h"
 
@@ -425,25 +425,18 @@ static long fake_move_pages(int pid, unsigned long count, void **pages,
 	return 0;
 }
 
-/* move_pages that burns @burn_us of this thread's CPU, then answers
- * "on the node asked" (a lookup: node 0). */
-static uint64_t burn_us;
+static uint64_t burn_us;	/* what burning_move_pages() costs, us */
 
-static uint64_t cpu_us(void)
-{
-	struct timespec ts;
-
-	assert_int_equal(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts), 0);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
+/* move_pages that burns burn_us of this thread's CPU, then answers "on
+ * the node asked" (a lookup: node 0). */
 static long burning_move_pages(int pid, unsigned long count, void **pages,
 			       const int *nodes, int *status, int flags)
 {
-	uint64_t t0 = cpu_us();
+	uint64_t t0_us = thread_cpu_us();
 	volatile uint64_t spin = 0;
 
-	while (cpu_us() - t0 < burn_us)
+	assert_true(t0_us > 0);
+	while (cpu_us_since(t0_us) < burn_us)
 		spin++;
 	for (unsigned long i = 0; i < count; i++)
 		status[i] = nodes ? nodes[i] : 0;

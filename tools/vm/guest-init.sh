@@ -390,7 +390,7 @@ pghotd | pghotd-damos)
 		# reason, target) summed, as pghot stat --watch sums them; a
 		# part="X" label (where the loop's CPU went) stays: FAMILY.X
 		awk '/^pghot_[a-z0-9_]+(\{.*\})? [0-9.eE+-]+$/ { n = $1; p = ""
-			if (match(n, /part="[a-z_]+"/)) p = "." substr(n, RSTART + 6, RLENGTH - 7)
+			if (match(n, /[{,]part="[a-z_]+"/)) p = "." substr(n, RSTART + 7, RLENGTH - 8)
 			sub(/\{.*/, "", n); n = n p; v[n] += $NF
 			if (!(n in o)) { o[n] = 1; k[++nk] = n } }
 			END { for (i = 1; i <= nk; i++) printf "pghotd.%s=%.15g\n", k[i], v[k[i]] }' "$prom"

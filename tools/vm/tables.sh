@@ -101,7 +101,7 @@ def summary_figures: [
 	["promoter CPU (s)", ["promoter_cpu_s"], "cpu"],
 	["promoter CPU, last 30 s (s)", ["cpu_last30_s"], "cpu"]];
 def counter_rows($sc; $g): [$sc.cases[] | .median[$g] // {} | keys[]] | unique |
-	map([.] as $n | ["\($g).\(.)", [$g] + $n, (if endswith("_seconds_total") or endswith("_seconds") then "cpu" else "int" end)]);
+	map([.] as $n | ["\($g).\(.)", [$g] + $n, (if test("_seconds(_total)?($|\\.)") then "cpu" else "int" end)]);
 def main_counters: [["pgpromote_success", ["vmstat", "pgpromote_success"], "int"],
 	["pgmigrate_success", ["vmstat", "pgmigrate_success"], "int"],
 	["numa_hint_faults", ["vmstat", "numa_hint_faults"], "int"],
@@ -112,10 +112,11 @@ def main_counters: [["pgpromote_success", ["vmstat", "pgpromote_success"], "int"
 	["pghotd: CPU, all threads (s)", ["pghotd", "pghot_cpu_seconds_total"], "cpu"],
 	["pghotd: CPU of the loop thread (s)", ["pghotd", "pghot_main_thread_cpu_seconds_total"], "cpu"],
 	["pghotd: loop, the sources' polls (s)", ["pghotd", "pghot_source_poll_cpu_seconds_total"], "cpu"],
-	["pghotd: loop, of which move_pages lookups (s)", ["pghotd", "pghot_query_cpu_seconds_total"], "cpu"],
+	["pghotd: move_pages lookups, mostly the polls' (s)", ["pghotd", "pghot_query_cpu_seconds_total"], "cpu"],
 	["pghotd: loop, the workers (s)", ["pghotd", "pghot_loop_cpu_seconds_total.workers"], "cpu"],
 	["pghotd: loop, of which move_pages moves (s)", ["pghotd", "pghot_migrate_cpu_seconds_total"], "cpu"],
 	["pghotd: loop, rescans (s)", ["pghotd", "pghot_loop_cpu_seconds_total.rescan"], "cpu"],
+	["pghotd: loop, chores: policies, THP maps (s)", ["pghotd", "pghot_loop_cpu_seconds_total.chores"], "cpu"],
 	["pghotd: loop, the Prometheus file (s)", ["pghotd", "pghot_loop_cpu_seconds_total.stats"], "cpu"],
 	# the names of pghot 0.1, in results.json of runs before the renaming
 	["pghotd: pghot_pgpromote_success", ["pghotd", "pghot_pgpromote_success"], "int"],

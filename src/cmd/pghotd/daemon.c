@@ -141,7 +141,7 @@ static void src_poll(struct daemon *d, struct daemon_src *s)
 	const struct src_sink sink = {
 		.ranges = sink_ranges, .samples = sink_samples, .sink_arg = s,
 	};
-	uint64_t t0 = thread_cpu_us();
+	uint64_t t0_us = thread_cpu_us();
 	int r = s->desc->ops->poll(s->priv, d->now, &sink);
 
 	if (r < 0)
@@ -151,7 +151,7 @@ static void src_poll(struct daemon *d, struct daemon_src *s)
 	if (r)
 		log_warn("source '%s': node lookups failed: %s", s->desc->name,
 			 strerror(-r));
-	s->base.poll_cpu_us += thread_cpu_us() - t0;
+	s->base.poll_cpu_us += cpu_us_since(t0_us);
 	s->next_ms = d->now + s->desc->ops->interval_ms(s->priv);
 }
 
@@ -737,30 +737,30 @@ const char *loop_part_name(enum loop_part p)
 	return p < LOOP_PART_MAX ? names[p] : "?";
 }
 
-/* Charge the CPU time since @t0 (thread_cpu_us()) to @part; return the
- * new start. */
-static uint64_t charge(struct daemon *d, enum loop_part part, uint64_t t0)
+/* Charge the CPU time since @t0_us (thread_cpu_us()) to @part; return
+ * the new start. */
+static uint64_t charge(struct daemon *d, enum loop_part part, uint64_t t0_us)
 {
-	uint64_t t = thread_cpu_us();
+	uint64_t t_us = thread_cpu_us();
 
-	d->st.loop_cpu_us[part] += t - t0;
-	return t;
+	d->st.loop_cpu_us[part] += t_us > t0_us ? t_us - t0_us : 0;
+	return t_us;
 }
 
 /* Everything due at d->now: sources on their interval, rescans, the
  * pipeline's workers, the chores (chores.h), the Prometheus file. */
 static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 {
-	uint64_t t;
+	uint64_t t_us;
 
 	for (size_t s = 0; s < src_registry_len; s++)
 		if (d->src[s].desc && d->src[s].next_ms <= d->now)
 			src_poll(d, &d->src[s]);
-	t = thread_cpu_us();
+	t_us = thread_cpu_us();
 	if (uses_targets(d) && d->next_rescan_ms <= d->now) {
 		daemon_rescan(d);
 		d->next_rescan_ms = d->now + d->cfg.rescan_ms;
-		t = charge(d, LOOP_RESCAN, t);
+		t_us = charge(d, LOOP_RESCAN, t_us);
 	}
 	/* DAMOS moves the pages: the engine's workers stay idle */
 	if (daemon_is_damos(d))
@@ -768,14 +768,14 @@ static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 	else {
 		pl_run(d->pl, d->now, ret_pl_next);
 		tell_quiet(d);
-		t = charge(d, LOOP_WORKERS, t);
+		t_us = charge(d, LOOP_WORKERS, t_us);
 	}
 	chores_run(d, d->now);
-	t = charge(d, LOOP_CHORES, t);
+	t_us = charge(d, LOOP_CHORES, t_us);
 	if (d->cfg.prometheus_file[0] && d->next_stats_ms <= d->now) {
 		stats_write_prometheus(d);
 		d->next_stats_ms = d->now + d->cfg.stats_interval_ms;
-		charge(d, LOOP_STATS, t);
+		charge(d, LOOP_STATS, t_us);
 	}
 }
 

@@ -69,7 +69,9 @@ struct daemon_src {
 	struct daemon *daemon;		/* for the sink */
 	/* what the earlier opens of this source counted (a reload reopens a
 	 * source whose keys changed): added to the open one's, so that no
-	 * counter goes backwards; stats_keep_source() */
+	 * counter goes backwards; stats_keep_source(). Its poll_cpu_us is
+	 * the daemon's own count, of every open, the current one too
+	 * (src_poll()). */
 	struct src_stats base;
 	struct src_kept *kept;		/* its own counters, gauges not */
 	size_t nr_kept;
@@ -80,9 +82,13 @@ struct daemon_src {
 enum loop_part {
 	LOOP_WORKERS,	/* pl_run(): the promotion and demotion workers,
 			 * moves included, and the quiet test */
-	LOOP_RESCAN,	/* daemon_rescan(): targets, policies, THP maps */
-	LOOP_CHORES,	/* chores_run() */
-	LOOP_STATS,	/* the Prometheus file */
+	LOOP_RESCAN,	/* daemon_rescan(): the targets' scan, a first share
+			 * of their policies, the sources told */
+	LOOP_CHORES,	/* chores_run(): the targets' cpusets, policies
+			 * (numa_maps) and THP maps (smaps), a share per
+			 * turn; idle control clients; the check for a
+			 * kernel promoter */
+	LOOP_STATS,	/* writing the Prometheus file */
 	LOOP_PART_MAX
 };
 

@@ -257,10 +257,10 @@ static const struct stat_entry table[] = {
 	    "CPU time of pghotd, user and system, all threads (not its kdamonds').", 6 }, LBL_NONE,
 	  S(cpu_us), 0 },
 	{ { "pghot_main_thread_cpu_seconds_total", false, "", "seconds",
-	    "CPU time of pghotd's loop thread, which polls the sources, runs the workers and moves the pages; the rest of pghot_cpu_seconds_total is the sources' own threads (the damon source's sysfs reader).", 6 },
+	    "CPU time of pghotd's loop thread, which polls the sources, runs the workers and moves the pages; the rest of pghot_cpu_seconds_total is pghotd's other threads (the damon source's sysfs reader, hwhint's ring readers, execution = damos's worker).", 6 },
 	  LBL_NONE, S(main_cpu_us), 0 },
 	{ { "pghot_loop_cpu_seconds_total", false, "part", "seconds",
-	    "CPU time of the loop thread by what it did on its timers: workers (promotion and demotion, moves included), rescan (targets, their policies and THP maps), chores, stats (this file). The sources' polls are pghot_source_poll_cpu_seconds_total.", 6 },
+	    "CPU time of the loop thread by what it did on its timers: workers (promotion and demotion, moves included), rescan (the targets' scan, a first share of their policies, the sources told), chores (the targets' cpusets, policies from numa_maps and THP maps from smaps, a share per turn; idle control clients; the check for a kernel promoter), stats (writing the Prometheus file). The sources' polls are pghot_source_poll_cpu_seconds_total.", 6 },
 	  LBL_PART, S(loop_cpu_us), sizeof(uint64_t) },
 };
 #define NR_ENTRIES (sizeof(table) / sizeof(table[0]))
@@ -386,7 +386,8 @@ static void snap_take(struct daemon *d, struct snap *s)
 				  ((d->cfg.sources & (1u << i)) && !daemon_is_damos(d));
 		if (d->src[i].desc)
 			d->src[i].desc->ops->stats(d->src[i].priv, &s->src[i]);
-		src_add(&s->src[i], &d->src[i].base);	/* earlier opens' */
+		/* earlier opens', and the daemon's poll_cpu_us */
+		src_add(&s->src[i], &d->src[i].base);
 	}
 	s->folio_method[s->mig.folio_method] = 1;
 	s->policy_status_reads = d->policy_rescan.status_reads;

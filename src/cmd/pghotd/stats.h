@@ -50,7 +50,8 @@ typedef void (*stat_series_fn)(void *arg, const struct stat_family *f,
  * stats_foreach() - every series of the daemon's counters, in table order,
  * then each running source's own counters. Per-target series are not in
  * it (they are the STATS reply's "target" lines and the Prometheus file's
- * pghot_target_* families).
+ * pghot_target_* families). Call it on the loop thread:
+ * pghot_main_thread_cpu_seconds_total is the calling thread's CPU time.
  * Return: 0, or -ENOMEM (nothing was passed to @fn).
  */
 int stats_foreach(struct daemon *d, stat_series_fn fn, void *arg);
@@ -59,7 +60,8 @@ int stats_foreach(struct daemon *d, stat_series_fn fn, void *arg);
 void stats_format_value(char *buf, size_t len, uint64_t v, unsigned int scale);
 
 /** stats_write_prometheus() - the Prometheus file, through FILE.tmp and a
- * rename. Return: 0 or a negative errno (logged once until it works). */
+ * rename; on the loop thread, as stats_foreach(). Return: 0 or a negative
+ * errno (logged once until it works). */
 int stats_write_prometheus(struct daemon *d);
 
 /* Whether @path can be written as stats_write_prometheus() writes it.
