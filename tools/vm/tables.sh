@@ -108,11 +108,11 @@ def main_counters: [["pgpromote_success", ["vmstat", "pgpromote_success"], "int"
 	["pgdemote_kswapd", ["vmstat", "pgdemote_kswapd"], "int"],
 	["pghotd: pghot_pgpromote_success_total", ["pghotd", "pghot_pgpromote_success_total"], "int"],
 	["pghotd: pghot_pgdemote_success_total", ["pghotd", "pghot_pgdemote_success_total"], "int"],
-	# where pghotd's own CPU went (runs of commits before the counters: none)
+	# where pghotd'"'"'s own CPU went (runs of commits before the counters: none)
 	["pghotd: CPU, all threads (s)", ["pghotd", "pghot_cpu_seconds_total"], "cpu"],
 	["pghotd: CPU of the loop thread (s)", ["pghotd", "pghot_main_thread_cpu_seconds_total"], "cpu"],
-	["pghotd: loop, the sources' polls (s)", ["pghotd", "pghot_source_poll_cpu_seconds_total"], "cpu"],
-	["pghotd: move_pages lookups, mostly the polls' (s)", ["pghotd", "pghot_query_cpu_seconds_total"], "cpu"],
+	["pghotd: loop, the sources'"'"' polls (s)", ["pghotd", "pghot_source_poll_cpu_seconds_total"], "cpu"],
+	["pghotd: move_pages lookups, mostly the polls'"'"' (s)", ["pghotd", "pghot_query_cpu_seconds_total"], "cpu"],
 	["pghotd: loop, the workers (s)", ["pghotd", "pghot_loop_cpu_seconds_total.workers"], "cpu"],
 	["pghotd: loop, of which move_pages moves (s)", ["pghotd", "pghot_migrate_cpu_seconds_total"], "cpu"],
 	["pghotd: loop, rescans (s)", ["pghotd", "pghot_loop_cpu_seconds_total.rescan"], "cpu"],
