@@ -476,6 +476,24 @@ static void test_cpu_charged(void **state)
 	migrator_close(m);
 }
 
+/* A read that cost more than the budget allows over the shortest gap is
+ * spaced out in proportion to its cost, up to the longest gap. */
+static void test_cpu_budget_gap(void **state)
+{
+	/* 1% of a CPU: 50 ms of work -> 5 s; cheap work keeps the floor */
+	assert_int_equal(cpu_budget_gap_ms(50000, 10, 5000, 600000), 5000);
+	assert_int_equal(cpu_budget_gap_ms(0, 10, 5000, 600000), 5000);
+	assert_int_equal(cpu_budget_gap_ms(200, 10, 0, 600000), 20);
+	/* 2.5 s (a 256 GiB target's numa_maps) -> 250 s */
+	assert_int_equal(cpu_budget_gap_ms(2500000, 10, 5000, 600000), 250000);
+	assert_int_equal(cpu_budget_gap_ms(2500000, 5, 5000, 600000), 500000);
+	/* 10 s of work -> held at the longest gap; no budget -> the longest */
+	assert_int_equal(cpu_budget_gap_ms(10000000, 10, 5000, 600000), 600000);
+	assert_int_equal(cpu_budget_gap_ms(100, 0, 5000, 600000), 600000);
+	assert_int_equal(cpu_budget_gap_ms(UINT64_MAX, 1, 0, UINT64_MAX),
+			 UINT64_MAX);
+}
+
 static void test_kernel_refusals(void **state)
 {
 	struct pl_proc me = self();
@@ -554,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_policy_pinned),
 		cmocka_unit_test(test_kernel_refusals),
 		cmocka_unit_test(test_cpu_charged),
+		cmocka_unit_test(test_cpu_budget_gap),
 		cmocka_unit_test(test_status_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
+#include "linux/cpu_time.h"
 
 /* The entry of @id in the table (made if new), or NULL out of memory. */
 static struct policy_seen *seen_of(struct policy_rescan *r, const struct target_id *id)
@@ -64,16 +65,30 @@ static void no_policies(struct daemon *d, const struct target_id *id,
 	s->read_ms = now ? now : 1;
 }
 
+/* Whether @s's numa_maps is due: POLICY_REREAD_MS after the last read,
+ * longer for a target whose read cost more than POLICY_CPU_PERMILLE of a
+ * CPU over that time. */
+static bool maps_due(const struct policy_seen *s, uint64_t now)
+{
+	return !s->read_ms ||
+	       now - s->read_ms >= cpu_budget_gap_ms(s->cost_us, POLICY_CPU_PERMILLE,
+						     POLICY_REREAD_MS,
+						     POLICY_REREAD_MAX_MS);
+}
+
 /* Start reading @id's numa_maps if it is due. Return: whether it is open. */
 static bool open_maps(struct daemon *d, const struct target_id *id,
 		      struct policy_seen *s, uint64_t now)
 {
 	struct policy_rescan *r = &d->policy_rescan;
+	uint64_t t0_us;
 	int err;
 
-	if (s->read_ms && now - s->read_ms < POLICY_REREAD_MS)
+	if (!maps_due(s, now))
 		return false;
+	t0_us = thread_cpu_us();
 	err = numa_maps_scan_open(&r->scan, d->cfg.procfs_root, id->pid, add_map, r);
+	r->scan_cpu_us = cpu_us_since(t0_us);
 	if (err) {
 		/* exited, a kernel without CONFIG_NUMA or a fake procfs */
 		if (err != -ENOENT)
@@ -94,19 +109,23 @@ static bool read_maps(struct daemon *d, uint64_t now)
 	const struct target_id *id = &r->ids[r->pos];
 	struct pl_proc p = proc_of(id);
 	struct policy_seen *s;
+	uint64_t t0_us = thread_cpu_us();
 	int err;
 
 	err = numa_maps_scan_step(&r->scan, POLICY_STEP_BYTES);
+	r->scan_cpu_us += cpu_us_since(t0_us);
 	if (!err)
 		return false;
 	r->reading = false;
 	r->numa_maps_bytes += r->scan.bytes;
+	r->numa_maps_cpu_us += r->scan_cpu_us;
 	numa_maps_scan_release(&r->scan);
 	s = daemon_is_target(d, id) ? seen_of(r, id) : NULL;
 	if (err == 1 && s) {
 		r->numa_maps_reads++;
 		migrator_set_maps(d->mig, &p, &r->maps);
 		s->read_ms = now ? now : 1;
+		s->cost_us = r->scan_cpu_us;
 		return true;
 	}
 	mempol_maps_release(&r->maps);

@@ -11,9 +11,13 @@
  * 4 KiB pages on the development machine), which pghotd no longer reads
  * where folios are looked up per page; it is read at every rescan (5 s by
  * default), but not more often than every POLICY_REREAD_MS per target with
- * a smaller rescan_ms; Mems_allowed at every rescan. A mapping bound after
- * the last read is seen at the next. A new target's moves wait
- * (migrator_track()) until its first read is done: a few loop turns.
+ * a smaller rescan_ms, nor more often than keeps its reads of that target
+ * within POLICY_CPU_PERMILLE of a CPU (cpu_budget_gap_ms(): a target of
+ * 256 GiB, about 2.5 s a read, is read every 250 s, not every 5 s at 50%
+ * of a CPU), and at least every POLICY_REREAD_MAX_MS; Mems_allowed at
+ * every rescan. A mapping bound after the last read is seen at the next.
+ * A new target's moves wait (migrator_track()) until its first read is
+ * done: a few loop turns.
  */
 #ifndef PGHOT_CMD_PGHOTD_POLICY_RESCAN_H
 #define PGHOT_CMD_PGHOTD_POLICY_RESCAN_H
@@ -30,11 +34,14 @@
 #define POLICY_STEP_STATUS 64		/* status reads per loop turn */
 #define POLICY_REREAD_MS 5000		/* numa_maps read again at most
 					 * this often per target */
+#define POLICY_CPU_PERMILLE 10		/* and at most 1% of a CPU each */
+#define POLICY_REREAD_MAX_MS 600000	/* but at least every 10 min */
 
 /* When a target's numa_maps was last read. */
 struct policy_seen {
 	struct target_id id;		/* first: daemon_seen_of() */
 	uint64_t read_ms;		/* 0: never */
+	uint64_t cost_us;		/* CPU time of that read */
 };
 
 struct policy_rescan {
@@ -44,10 +51,12 @@ struct policy_rescan {
 	bool reading;			/* @scan is open for ids[pos] */
 	struct numa_maps_scan scan;
 	struct mempol_maps maps;	/* what @scan found so far */
+	uint64_t scan_cpu_us;		/* CPU time of @scan so far */
 	struct policy_seen *seen;	/* per target, kept across passes */
 	size_t nr_seen;
 	uint64_t numa_maps_reads;	/* whole numa_maps files read */
 	uint64_t numa_maps_bytes;
+	uint64_t numa_maps_cpu_us;	/* CPU time of every read, us */
 	uint64_t status_reads;
 };
 

@@ -36,9 +36,10 @@ struct snap {
 		int nid;
 		uint64_t success, cand, nrl;
 	} top[PGHOT_MAX_NODES];		/* top-tier nodes with memory */
-	uint64_t thp_reads, thp_bytes, thp_mappings;
+	uint64_t thp_reads, thp_bytes, thp_mappings, thp_cpu_us;
 	uint64_t folio_method[PAGEMAP_METHOD_MAX];	/* 1: the one in use */
 	uint64_t policy_status_reads, policy_maps_reads, policy_maps_bytes;
+	uint64_t policy_maps_cpu_us;
 	uint64_t targets, targets_added, targets_exited, target_scans;
 	uint64_t engine_bytes, tracked_pages, lower_share_bp;
 	uint64_t ctl_refused, ctl_idle, reloads, reload_failures;
@@ -181,6 +182,9 @@ static const struct stat_entry table[] = {
 	C("pghot_thp_smaps_reads_total", "reads", "Reads of a target's /proc/PID/smaps for its THP mappings.",
 	  S(thp_reads)),
 	C("pghot_thp_smaps_read_bytes_total", "bytes", "Bytes of smaps read.", S(thp_bytes)),
+	{ { "pghot_thp_smaps_cpu_seconds_total", false, "", "seconds",
+	    "CPU time pghotd spent reading its targets' smaps_rollup and smaps for their THP mappings (the kernel walks their page tables: at most 1% of a CPU per target, checked at least every 10 min).", 6 },
+	  LBL_NONE, S(thp_cpu_us), 0 },
 	G("pghot_thp_mappings", "mappings", "THP-backed mappings of the targets known now.", S(thp_mappings)),
 	C("pghot_pages_looked_up_total", "pages", "Pages whose node was looked up with move_pages(2).",
 	  S(pl.pages_looked_up)),
@@ -215,6 +219,9 @@ static const struct stat_entry table[] = {
 	C("pghot_policy_numa_maps_reads_total", "reads", "Reads of a target's /proc/PID/numa_maps for its memory policies.",
 	  S(policy_maps_reads)),
 	C("pghot_policy_numa_maps_read_bytes_total", "bytes", "Bytes of numa_maps read.", S(policy_maps_bytes)),
+	{ { "pghot_policy_numa_maps_cpu_seconds_total", false, "", "seconds",
+	    "CPU time pghotd spent reading its targets' numa_maps (the kernel walks their page tables: every rescan_ms, at least 5 s apart, at most 1% of a CPU per target, at least every 10 min).", 6 },
+	  LBL_NONE, S(policy_maps_cpu_us), 0 },
 	/* folio orders (src/linux/pagemap.c) */
 	{ { "pghot_folio_method", true, "method", "bool",
 	    "How folio orders are found: 1 for the method in use (PAGEMAP_SCAN, kpageflags, or ranges from smaps).", 0 },
@@ -393,9 +400,11 @@ static void snap_take(struct daemon *d, struct snap *s)
 	s->policy_status_reads = d->policy_rescan.status_reads;
 	s->policy_maps_reads = d->policy_rescan.numa_maps_reads;
 	s->policy_maps_bytes = d->policy_rescan.numa_maps_bytes;
+	s->policy_maps_cpu_us = d->policy_rescan.numa_maps_cpu_us;
 	snap_nodes(d, s);
 	s->thp_reads = d->thp_rescan.smaps_reads;
 	s->thp_bytes = d->thp_rescan.smaps_bytes;
+	s->thp_cpu_us = d->thp_rescan.cpu_us;
 	s->thp_mappings = thp_rescan_nr_mappings(d);
 	s->targets = pl_nr_targets(d->pl);
 	s->targets_added = d->st.targets_added;

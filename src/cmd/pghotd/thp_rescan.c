@@ -7,6 +7,7 @@
 
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
+#include "linux/cpu_time.h"
 
 /* The entry of @id in the table (made if new), or NULL out of memory. */
 static struct thp_seen *seen_of(struct thp_rescan *r, const struct target_id *id)
@@ -42,12 +43,34 @@ static void set_ranges(struct daemon *d, struct thp_seen *s,
 	s->read_ms = now ? now : 1;
 }
 
+/* Whether @s is due for a check: its last one and the read it led to
+ * stay within THP_CPU_PERMILLE of a CPU. */
+static bool check_due(const struct thp_seen *s, uint64_t now)
+{
+	return !s->check_ms ||
+	       now - s->check_ms >= cpu_budget_gap_ms(s->cost_us, THP_CPU_PERMILLE,
+						      0, THP_CHECK_MAX_MS);
+}
+
+/* Read ids[pos]'s AnonHugePages from its smaps_rollup into r->kb. */
+static int read_rollup(struct daemon *d, struct thp_seen *s, uint64_t now)
+{
+	struct thp_rescan *r = &d->thp_rescan;
+	uint64_t t0_us = thread_cpu_us();
+	int err = proc_read_thp_kb(d->cfg.procfs_root, s->id.pid, &r->kb);
+
+	s->cost_us = cpu_us_since(t0_us);
+	s->check_ms = now ? now : 1;
+	r->cpu_us += s->cost_us;
+	return err;
+}
+
 /* Decide for ids[pos] from its smaps_rollup: true if smaps must be read. */
 static bool need_smaps(struct daemon *d, struct thp_seen *s, uint64_t now)
 {
 	struct thp_rescan *r = &d->thp_rescan;
 
-	if (proc_read_thp_kb(d->cfg.procfs_root, s->id.pid, &r->kb)) {
+	if (read_rollup(d, s, now)) {
 		r->kb = UINT64_MAX;	/* no smaps_rollup (Linux < 4.14) */
 		return !s->read_ms || now - s->read_ms >= THP_REREAD_MS;
 	}
@@ -66,13 +89,19 @@ static bool read_smaps(struct daemon *d, uint64_t now)
 	const struct target_id *id = &r->ids[r->pos];
 	struct thp_seen *s;
 	struct addr_range *v;
+	uint64_t t0_us = thread_cpu_us();
 	size_t n;
 	int err;
 
 	err = smaps_scan_step(&r->scan, THP_STEP_BYTES);
+	r->scan_cpu_us += cpu_us_since(t0_us);
 	if (!err)
 		return false;
 	r->reading = false;
+	r->cpu_us += r->scan_cpu_us;
+	s = daemon_is_target(d, id) ? seen_of(r, id) : NULL;
+	if (s)
+		s->cost_us += r->scan_cpu_us;
 	if (err < 0) {
 		/* exited, or a fake procfs without smaps: keep */
 		if (err != -ENOENT && err != -ESRCH)
@@ -84,7 +113,7 @@ static bool read_smaps(struct daemon *d, uint64_t now)
 	r->smaps_reads++;
 	r->smaps_bytes += r->scan.bytes;
 	smaps_scan_finish(&r->scan, &v, &n);
-	if (daemon_is_target(d, id) && (s = seen_of(r, id)))
+	if (s)
 		set_ranges(d, s, v, n, r->kb, now);
 	else
 		free(v);
@@ -114,10 +143,12 @@ void thp_rescan_step(struct daemon *d, uint64_t now)
 		rollups++;
 		if (!daemon_is_target(d, id) ||
 		    !migrator_wants_thp_ranges(d->mig, id->pid) ||
-		    !(s = seen_of(r, id)) || !need_smaps(d, s, now)) {
+		    !(s = seen_of(r, id)) || !check_due(s, now) ||
+		    !need_smaps(d, s, now)) {
 			r->pos++;
 			continue;
 		}
+		r->scan_cpu_us = 0;
 		if (smaps_scan_open(&r->scan, d->cfg.procfs_root, id->pid,
 				    THP_RANGES_MAX)) {
 			r->pos++;	/* no smaps: keep what we have */
