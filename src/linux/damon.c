@@ -76,6 +76,7 @@
 #include <unistd.h>
 
 #include "core/damon_pace.h"
+#include "linux/cpu_time.h"
 #include "linux/damon_admin.h"
 #include "linux/damon_parse.h"
 #include "linux/damon_tp.h"
@@ -188,10 +189,13 @@ struct watch_slot {
 /* How often watch = lower reads the targets' numa_maps again: a mapping
  * that gets lower-tier pages (demotion by the kernel, a CXL-bound
  * allocation) is watched within this, one that has none left stops costing
- * the kdamond. numa_maps walks the page tables, about 5 ms per GiB
- * resident: beyond 10 GiB the wait grows to 100 times the read's time
- * (watch_read()). */
+ * the kdamond. numa_maps walks the page tables, about 10 ms of CPU per GiB
+ * resident (bench_rss_reads): beyond about 5 GiB the wait grows so that
+ * the reads take DAMON_WATCH_CPU_PERMILLE of a CPU (cpu_budget_gap_ms()),
+ * up to DAMON_WATCH_MAX_MS. */
 #define DAMON_WATCH_REFRESH_MS 5000
+#define DAMON_WATCH_CPU_PERMILLE 10
+#define DAMON_WATCH_MAX_MS 600000
 
 /* ------------------------------------------------------------------ */
 /* Messages                                                            */
@@ -313,7 +317,7 @@ static bool watch_slot_read(struct damon_src *s, size_t i, pid_t pid)
  * span go to the gauge. Return: whether any changed. */
 static bool watch_read(struct damon_src *s, const pid_t *pids, size_t n)
 {
-	uint64_t bytes = 0, t0 = mono_ns(), took, wait;
+	uint64_t bytes = 0, t0_us = thread_cpu_us(), wait_ms;
 	bool changed = false;
 
 	for (size_t i = 0; i < n; i++) {
@@ -324,13 +328,12 @@ static bool watch_read(struct damon_src *s, const pid_t *pids, size_t n)
 	pthread_mutex_lock(&s->mx);
 	s->watch_bytes = bytes;
 	pthread_mutex_unlock(&s->mx);
-	/* numa_maps walks the page tables (a TiB process: seconds): the reads
-	 * take at most 1% of the reader's time */
-	took = mono_ns() - t0;
-	wait = (uint64_t)s->watch_refresh_ms * 1000000;
-	if (wait < took * 100)
-		wait = took * 100;
-	s->watch_next_ns = t0 + took + wait;
+	/* numa_maps walks the page tables (a TiB process: seconds of CPU) */
+	wait_ms = cpu_budget_gap_ms(cpu_us_since(t0_us), DAMON_WATCH_CPU_PERMILLE,
+				    s->watch_refresh_ms,
+				    s->watch_refresh_ms > DAMON_WATCH_MAX_MS ?
+				    s->watch_refresh_ms : DAMON_WATCH_MAX_MS);
+	s->watch_next_ns = mono_ns() + wait_ms * 1000000;
 	return changed;
 }
 
