@@ -45,3 +45,40 @@ grep -qF "warning: no control socket ([stats] socket is empty): pghot stat and p
 	fail "--socket '' not logged"
 [ -e "$T/pghotd.sock" ] && fail "--socket '' still opened the configured socket"
 ok "--socket '' runs without a control socket, logged"
+
+# a control socket path that holds a file (its own config, a feed): refused
+# by --check-config and at start, the file untouched
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+cp "$T/pghot.conf" "$T/conf.copy"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" --socket "$T/pghot.conf" 2>&1) && fail "check-config took a config file as the socket: $out"
+echo "$out" | grep -qF "control socket '$T/pghot.conf' exists and is a regular file, not a socket: pghotd replaces only a socket there; move it away, or set [stats] socket (or --socket) to another path" ||
+	fail "check-config, socket on a file: $out"
+out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 --socket "$T/pghot.conf" 2>&1) && fail "started with its config as the socket"
+echo "$out" | grep -qF "exists and is a regular file, not a socket" || fail "start, socket on a file: $out"
+cmp -s "$T/pghot.conf" "$T/conf.copy" || fail "the config file was changed or removed"
+out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 --socket "$T/feed" 2>&1) && fail "started with the feed file as the socket"
+[ -f "$T/feed" ] || fail "the feed file was removed"
+ok "a socket path holding a file is refused (check-config and start), the file kept"
+
+# a Prometheus path that holds someone else's file or a directory: refused
+# by --check-config, at start and by pghot ctl set; pghotd's own is replaced
+echo "precious" > "$T/precious"
+sed -i "s|^prometheus_file = .*|prometheus_file = $T/precious|" "$T/pghot.conf"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" 2>&1) && fail "check-config took a foreign file as prometheus_file: $out"
+echo "$out" | grep -qF "prometheus_file '$T/precious' exists and is not a Prometheus file of pghotd's (it does not begin with '# HELP pghot_'): pghotd replaces only its own; move it away, or set [stats] prometheus_file to another path" ||
+	fail "check-config, foreign prometheus_file: $out"
+out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 2>&1) && fail "started over a foreign prometheus_file"
+[ "$(cat "$T/precious")" = precious ] || fail "the foreign file was overwritten"
+mkdir "$T/promdir"
+sed -i "s|^prometheus_file = .*|prometheus_file = $T/promdir|" "$T/pghot.conf"
+out=$("$PGHOTD" --check-config "$T/pghot.conf" 2>&1) && fail "check-config took a directory as prometheus_file: $out"
+echo "$out" | grep -qF "cannot write prometheus_file '$T/promdir': it is a directory" || fail "check-config, directory: $out"
+sed -i "s|^prometheus_file = .*|prometheus_file = $T/own.prom|" "$T/pghot.conf"
+start --migrator=dry-run
+out=$("$PGHOT" ctl --socket "$T/pghotd.sock" set prometheus_file "$T/precious" 2>&1) && fail "ctl set took a foreign file: $out"
+echo "$out" | grep -qF "exists and is not a Prometheus file of pghotd's" || fail "ctl set, foreign file: $out"
+[ "$(cat "$T/precious")" = precious ] || fail "ctl set: the foreign file was overwritten"
+stop
+"$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 >"$T/log" 2>&1 || fail "restart over its own Prometheus file: exit $?"
+grep -q '^# HELP pghot_' "$T/own.prom" || fail "its own Prometheus file not written again"
+ok "a foreign file or a directory as prometheus_file is refused (check-config, start, ctl set); pghotd's own is replaced"

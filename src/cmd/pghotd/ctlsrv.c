@@ -22,6 +22,34 @@
 #include "cmd/common/proto.h"
 #include "cmd/pghotd/daemon.h"
 
+static const char *file_kind(mode_t m)
+{
+	return S_ISREG(m) ? "regular file" : S_ISDIR(m) ? "directory" :
+	       S_ISLNK(m) ? "symbolic link" : S_ISFIFO(m) ? "FIFO" :
+	       S_ISCHR(m) || S_ISBLK(m) ? "device" : "file";
+}
+
+int ctl_check_socket_path(const char *path, char *errbuf, size_t errlen)
+{
+	struct stat st;
+
+	if (!path[0] || lstat(path, &st) || S_ISSOCK(st.st_mode))
+		return 0;
+	snprintf(errbuf, errlen,
+		 "control socket '%s' exists and is a %s, not a socket: pghotd replaces only a socket there; move it away, or set [stats] socket (or --socket) to another path",
+		 path, file_kind(st.st_mode));
+	return -EEXIST;
+}
+
+/* Remove @path if it is a socket (a stale one of ours); leave anything else. */
+static void unlink_socket(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISSOCK(st.st_mode))
+		unlink(path);
+}
+
 /* -EADDRINUSE, logged, if a pghotd answers on the control socket. */
 int ctl_check_free(struct daemon *d)
 {
@@ -47,7 +75,7 @@ int ctl_open(struct daemon *d)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	const char *path = d->cfg.socket;
-	char dir[CFG_PATH_LEN], *slash;
+	char dir[CFG_PATH_LEN], *slash, why[CFG_PATH_LEN + 256];
 	struct stat st;
 	int fd, err;
 
@@ -71,10 +99,13 @@ int ctl_open(struct daemon *d)
 				       "control socket '%s': directory '%s' does not exist: create it, or set [stats] socket (or --socket) to a path in an existing directory",
 				       path, dir);
 	}
+	err = ctl_check_socket_path(path, why, sizeof(why));
+	if (err)
+		return log_ret(err, LOG_ERR, "%s", why);
 	err = ctl_check_free(d);
 	if (err)
 		return err;
-	unlink(path);
+	unlink_socket(path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return log_ret(-errno, LOG_ERR, "socket: %s", strerror(errno));
@@ -106,7 +137,7 @@ void ctl_close(struct daemon *d)
 		client_close(d, i);
 	if (d->ctl_fd >= 0) {
 		close(d->ctl_fd);
-		unlink(d->cfg.socket);
+		unlink_socket(d->cfg.socket);
 		d->ctl_fd = -1;
 	}
 }

@@ -55,6 +55,14 @@ struct ctl_stats {
 
 struct daemon;
 
+/*
+ * ctl_check_socket_path() - whether pghotd may take @path for its control
+ * socket: absent, empty (no socket), or a socket (a stale one is removed
+ * at start, a live one is refused by ctl_check_free()). Anything else
+ * there (a config, a feed file) is never removed. Read only.
+ * Return: 0, or -EEXIST with what to do in @errbuf (@errlen bytes).
+ */
+int ctl_check_socket_path(const char *path, char *errbuf, size_t errlen);
 /* -EADDRINUSE, logged, if a pghotd answers on the control socket. */
 int ctl_check_free(struct daemon *d);
 /* Listen on [stats] socket (nothing if empty). Return: 0 or -errno. */

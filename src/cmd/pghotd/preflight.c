@@ -334,7 +334,8 @@ static void check_paths(struct report *r, const struct pghotd_config *c)
 
 	if (c->socket[0])
 		err = need_dir("control socket", c->socket, true, c->run_dir, ok, sizeof(ok),
-			       bad, sizeof(bad));
+			       bad, sizeof(bad)) ?:
+		      ctl_check_socket_path(c->socket, bad, sizeof(bad));
 	/* a source's paths (the feed's file, FIFO or socket) */
 	for (size_t s = 0; !err && s < src_registry_len; s++) {
 		const struct src_desc *desc = src_registry[s];
@@ -357,7 +358,8 @@ static void check_paths(struct report *r, const struct pghotd_config *c)
 	}
 	if (!err && c->prometheus_file[0])
 		err = need_dir("prometheus_file", c->prometheus_file, true, "", ok,
-			       sizeof(ok), bad, sizeof(bad));
+			       sizeof(ok), bad, sizeof(bad)) ?:
+		      stats_check_prometheus_path(c->prometheus_file, bad, sizeof(bad));
 	line(r, "paths", err, err ? bad : ok[0] ? ok : "none");
 }
 

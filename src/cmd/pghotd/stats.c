@@ -630,6 +630,42 @@ static void prom_targets(struct daemon *d, struct prom_ctx *x)
 	}
 }
 
+/* Whether the regular file @path is empty or begins as pghotd writes it. */
+static bool written_by_us(const char *path)
+{
+	static const char help[] = "# HELP pghot_";
+	char head[sizeof(help) - 1];
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return true;	/* unreadable: the write test says more */
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	return !n || (n == sizeof(head) && !memcmp(head, help, n));
+}
+
+int stats_check_prometheus_path(const char *path, char *errbuf, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(errbuf, errlen,
+			 "cannot write prometheus_file '%s': it is a directory: set a file name in [stats] prometheus_file",
+			 path);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode) || !written_by_us(path)) {
+		snprintf(errbuf, errlen,
+			 "prometheus_file '%s' exists and is not a Prometheus file of pghotd's (%s): pghotd replaces only its own; move it away, or set [stats] prometheus_file to another path",
+			 path, S_ISREG(st.st_mode) ? "it does not begin with '# HELP pghot_'" : "not a regular file");
+		return -EEXIST;
+	}
+	return 0;
+}
+
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen)
 {
 	char tmp[CFG_PATH_LEN + 16];
@@ -637,12 +673,9 @@ int stats_check_prometheus(const char *path, char *errbuf, size_t errlen)
 	FILE *f;
 	int err;
 
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		snprintf(errbuf, errlen,
-			 "cannot write prometheus_file '%s': it is a directory: set a file name in [stats] prometheus_file",
-			 path);
-		return -EISDIR;
-	}
+	err = stats_check_prometheus_path(path, errbuf, errlen);
+	if (err)
+		return err;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "we");
 	if (!f) {

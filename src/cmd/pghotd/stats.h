@@ -64,8 +64,18 @@ void stats_format_value(char *buf, size_t len, uint64_t v, unsigned int scale);
  * errno (logged once until it works). */
 int stats_write_prometheus(struct daemon *d);
 
-/* Whether @path can be written as stats_write_prometheus() writes it.
- * Return: 0, or a negative errno with what to do in @errbuf. */
+/*
+ * stats_check_prometheus_path() - whether pghotd may replace @path with
+ * its Prometheus file: absent, or a regular file that is empty or begins
+ * as pghotd writes it ("# HELP pghot_"); never a directory, a config or
+ * anything else someone put there. Read only (pghotd --check-config).
+ * Return: 0; -EISDIR or -EEXIST with what to do in @errbuf (@errlen bytes).
+ */
+int stats_check_prometheus_path(const char *path, char *errbuf, size_t errlen);
+
+/* Whether @path can be written as stats_write_prometheus() writes it: the
+ * checks of stats_check_prometheus_path(), then a test write of @path.tmp
+ * (removed). Return: 0, or a negative errno with what to do in @errbuf. */
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen);
 
 /*
