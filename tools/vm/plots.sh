@@ -43,13 +43,21 @@ for s in $SCEN; do
 		pghotd) echo "#3060c0" ;; pghotd-damos) echo "#7b3294" ;; *) echo "#000000" ;;
 		esac
 	}
-	plot() {	# column of the data file
+	style() {	# lines that lie on each other told apart: pghotd wide and
+		# drawn first, the others thinner over it, pghotd-damos dashed,
+		# numab0 dotted
+		case $1 in
+		pghotd) echo "lw 5" ;; pghotd-damos) echo "lw 2 dt 2" ;;
+		numab0) echo "lw 2 dt 3" ;; *) echo "lw 2" ;;
+		esac
+	}
+	plot() {	# column of the data file; pghotd drawn first
 		local sep="" c r
 		while read -r c r; do
-			printf '%s"%s" using 1:%d with lines lw 2 lc rgb "%s" title "%s"' "$sep" \
-				"$W/$s.$c.dat" "$1" "$(color "$c")" "$c"
+			printf '%s"%s" using 1:%d with lines %s lc rgb "%s" title "%s"' "$sep" \
+				"$W/$s.$c.dat" "$1" "$(style "$c")" "$(color "$c")" "$c"
 			sep=", "
-		done < "$W/$s.cases"
+		done < <(grep '^pghotd ' "$W/$s.cases"; grep -v '^pghotd ' "$W/$s.cases")
 		echo
 	}
 	cat > "$W/$s.gp" <<-EOF
@@ -57,7 +65,7 @@ for s in $SCEN; do
 	set output "$OUT/$s.png"
 	set multiplot layout 2,1 title "$(echo "$title" | sed 's/"/\\"/g')" font ",9"
 	set grid
-	set yrange [0:100]
+	set yrange [-3:103]	# a line at 0 or 100 clear of the border
 	set xrange [0:*]
 	set autoscale xfixmax
 	set key at screen 0.99, screen 0.88 right top
@@ -65,9 +73,11 @@ for s in $SCEN; do
 	set rmargin at screen 0.84
 	set ylabel "DRAM access share (%)"
 	set xlabel ""
+	set label 1 "damon-watch: not drawn\\n(it moves nothing,\\nas numab0)" at screen 0.99, screen 0.62 right font ",8"
 	plot $(plot 2)
 	set ylabel "hot set on DRAM (%)"
 	unset key
+	unset label 1
 	set xlabel "time since the workload started (s)"
 	plot $(plot 3)
 	unset multiplot
