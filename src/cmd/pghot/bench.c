@@ -691,6 +691,23 @@ static void print_nodelist(char *buf, size_t len, uint64_t mask)
 	}
 }
 
+/* The area is placed on --node (its first --dram-pct % on --fast-node):
+ * more than the node holds fails in mmap, mbind or the OOM killer, none of
+ * which says what to change. Return: 0, or 1 after saying what is wrong. */
+static int check_area_fits(const struct bench_run *run)
+{
+	const struct bench_opts *o = run->o;
+	size_t mib = (run->wl == &bench_kv ? o->keys * o->value_bytes : o->size_bytes) >> 20;
+	long total = node_mem_kb(o->node, "MemTotal:") / 1024;
+	const char *opt = run->wl == &bench_kv ? "--keys" : "--size";
+
+	if (total < 0 || o->dram_pct > 0 || mib <= (size_t)total)
+		return 0;
+	log_err("%s: the area would be %zu MiB and node %d has %ld MiB (%ld MiB free): give less (%s)",
+		opt, mib, o->node, total, node_free_kb(o->node) / 1024, HINT);
+	return 1;
+}
+
 /* Is node there, with memory? Prints why not (naming the option and the nodes
  * this machine has) and returns -1. Without a readable sysfs, lets mbind()
  * decide. */
@@ -941,5 +958,7 @@ int cmd_bench(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (check_area_fits(&run))
+		return 2;
 	return run_bench(&run);
 }
