@@ -263,6 +263,10 @@ static const struct bad bads[] = {
 	  "t.conf:2: key 'path': '\"/tmp/x y\"' is not an absolute path: give a path starting with '/', without quotes" },
 	{ "[stats]\nprometheus_file = pghot.prom\n",
 	  "t.conf:2: key 'prometheus_file': 'pghot.prom' is not an absolute path: give a path starting with '/', without quotes" },
+	/* the roots and run_dir cannot be empty: "" + "/devices/..." would
+	 * read the host's root directory */
+	{ "[system]\nsysfs_root =\n", "t.conf:2: key 'sysfs_root': empty: give an absolute path (default /sys)" },
+	{ "[system]\nrun_dir =\n", "t.conf:2: key 'run_dir': empty: give an absolute path (default /run/pghot)" },
 	{ "[stats]\nsocket = /run/pghot/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.sock\n",
 	  "t.conf:2: key 'socket': value longer than 107 characters, the most a Unix socket path can have: set a shorter path" },
 	/* a key given twice: the first would be silently lost */

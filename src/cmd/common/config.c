@@ -33,6 +33,7 @@ static const char *const mode_names[PGHOT_MODE_MAX + 1] = {	/* NULL-ended */
 
 #define RT CFG_F_RUNTIME
 #define PATH CFG_F_PATH
+#define PATH_DIR (CFG_F_PATH | CFG_F_NONEMPTY)
 #define DAMOS(f) OFF(damos.f)
 static const struct cfg_desc cfg_entries[] = {
 	/* [engine] */
@@ -140,11 +141,11 @@ static const struct cfg_desc cfg_entries[] = {
 	  "How often the Prometheus file is written.", OFF(stats_interval_ms), RT, -1, NULL, NULL },
 	/* [system] */
 	{ "system", "sysfs_root", CFG_STRING, 0, 0, "/sys", "",
-	  "Where sysfs is mounted (a fake tree in tests). Needs a restart.", OFF(sysfs_root), PATH, -1, NULL, NULL },
+	  "Where sysfs is mounted (a fake tree in tests). Needs a restart.", OFF(sysfs_root), PATH_DIR, -1, NULL, NULL },
 	{ "system", "procfs_root", CFG_STRING, 0, 0, "/proc", "",
-	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH, -1, NULL, NULL },
+	  "Where procfs is mounted (a fake tree in tests). Needs a restart.", OFF(procfs_root), PATH_DIR, -1, NULL, NULL },
 	{ "system", "run_dir", CFG_STRING, 0, 0, "/run/pghot", "",
-	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH, -1, NULL, NULL },
+	  "Directory for runtime files. Needs a restart.", OFF(run_dir), PATH_DIR, -1, NULL, NULL },
 	{ "system", "execution", CFG_CHOICE, 0, 0, "engine", "",
 	  "Who moves pages: engine (pghotd's sources, engine and workers, with move_pages) or damos (the kernel: pghotd programs its own kdamonds with DAMOS migrate_hot and migrate_cold, see [damos]; the engine, the sources and [demotion] stay idle). Needs a restart.",
 	  OFF(execution), 0, -1, NULL, NULL },
@@ -734,6 +735,10 @@ static int set_value(struct pghotd_config *c, const char *section,
 			return fail(errbuf, errlen, c, line,
 				    "key '%s': value longer than %d characters",
 				    d->name, CFG_PATH_LEN - 1);
+		if ((d->flags & CFG_F_NONEMPTY) && !value[0])
+			return fail(errbuf, errlen, c, line,
+				    "key '%s': empty: give an absolute path (default %s)",
+				    d->name, d->def);
 		if ((d->flags & CFG_F_PATH) && value[0] && value[0] != '/')
 			return fail(errbuf, errlen, c, line,
 				    "key '%s': '%s' is not an absolute path: give a path starting with '/', without quotes",

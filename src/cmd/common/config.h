@@ -105,6 +105,8 @@ enum cfg_kernel_tiering {
 #define CFG_F_RUNTIME 0x1	/* `pghot ctl set` and SIGHUP apply it live */
 #define CFG_F_PATH 0x2		/* CFG_STRING: empty or an absolute path */
 #define CFG_F_REQUIRED 0x4	/* CFG_STRING: set when its source is on */
+#define CFG_F_NONEMPTY 0x8	/* CFG_F_PATH that cannot be empty (a root
+				 * or a directory every run needs) */
 
 struct cfg_desc {
 	const char *section;
