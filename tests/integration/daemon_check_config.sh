@@ -140,6 +140,10 @@ checkrc 1 "$C"
 config "[engine]" "enabled_sources = damon" "[targets]" "pids = 4242"
 checkrc 3 "$C"
 checkrc 2 "$C" --pid 0
+# an option where the FILE goes: said so, not "unexpected argument"
+checkrc 2 --pid 4242
+echo "$out" | grep -qF "error: --check-config: '--pid' looks like an option, not a FILE: give the config file first (pghotd --check-config FILE [OPTIONS])" ||
+	fail "option as the FILE: $out"
 # a file that names no target is the file's fault on any host
 config "[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed"
 checkrc 1 "$C"

@@ -108,11 +108,20 @@ static int take_option(struct daemon *d, int c, const char **check,
 	uint64_t v;
 
 	switch (c) {
-	case 'c':
-		d->config_path = optarg;
-		return 0;
 	case OPT_CHECK:
+		/* "--check-config --pid 42": the option taken as the FILE */
+		if (optarg[0] == '-' && optarg[1] == '-')
+			return log_ret(-1, LOG_ERR,
+				       "--check-config: '%s' looks like an option, not a FILE: give the config file first (pghotd --check-config FILE [OPTIONS])",
+				       optarg);
 		*check = optarg;
+		return 0;
+	case 'c':
+		if (optarg[0] == '-' && optarg[1] == '-')
+			return log_ret(-1, LOG_ERR,
+				       "-c: '%s' looks like an option, not a FILE: give the config file after -c (pghotd -c FILE [OPTIONS])",
+				       optarg);
+		d->config_path = optarg;
 		return 0;
 	case OPT_SYSFS:
 		d->ov.sysfs_root = optarg;
