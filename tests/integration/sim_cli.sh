@@ -139,6 +139,10 @@ fi
 printf '# only a comment\n\n' >"$T/comments.scn"
 bad "^pghot sim: error: $T/empty.scn: the scenario has no key \\(the file is empty or only comments\\): give at least workload = NAME" --scenario "$T/empty.scn"
 bad "comments.scn: the scenario has no key" --scenario "$T/comments.scn"
+# a directory as the scenario or the trace: said so, not "empty"
+mkdir -p "$T/adir"
+bad "^pghot sim: error: cannot read scenario '$T/adir': Is a directory" --scenario "$T/adir"
+bad "^pghot sim: error: cannot read trace '$T/adir': Is a directory" --trace "$T/adir"
 # outputs that cannot be written are refused before the simulation
 bad "^pghot sim: error: --plot: cannot create '/proc/nope': .*: give a directory you can write in$" --scenario redis-memtier --plot /proc/nope
 bad "^pghot sim: error: --json: cannot create '$T/no/such.json': .*: give a file" --scenario redis-memtier --json "$T/no/such.json"

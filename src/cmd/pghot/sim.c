@@ -81,6 +81,13 @@ static int read_file(const char *path, char **ret, size_t *ret_len)
 		return -ENOMEM;
 	}
 	n = fread(buf, 1, FILE_MAX + 1, f);
+	if (ferror(f)) {	/* EISDIR: a directory opens, its read fails */
+		int err = -errno;
+
+		fclose(f);
+		free(buf);
+		return err ? err : -EIO;
+	}
 	fclose(f);
 	if (n > FILE_MAX) {
 		free(buf);
@@ -278,6 +285,13 @@ static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_
 		v[n++] = (struct sim_trace_rec){ .pid = (int32_t)s.pid, .nid = s.nid,
 						 .vaddr = s.vaddr,
 						 .time_ms = s.has_time ? s.time_ms : UINT64_MAX };
+	}
+	if (ferror(f)) {	/* EISDIR: a directory opens, its read fails */
+		log_err("cannot read trace '%s': %s (give a file of 'pid vaddr [nid] [time_ms]' lines)",
+			path, strerror(errno));
+		free(v);
+		fclose(f);
+		return -1;
 	}
 	fclose(f);
 	if (bad)
