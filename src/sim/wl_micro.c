@@ -116,7 +116,9 @@ static int micro_setup(struct sim *s)
 				"or --scale", s->scale);
 	mb->nr_regions = hot / mb->region_pages;
 	if (c->threads > mb->nr_regions && c->split != SIM_MICRO_SHARED)
-		return sim_errf(s, -EINVAL, "%llu threads for %llu regions",
+		return sim_errf(s, -EINVAL, "micro.threads %llu for %llu regions of micro.region in "
+				"micro.hot: each thread needs a region of its own; give fewer threads, "
+				"a smaller micro.region, or micro.split = shared",
 				(unsigned long long)c->threads, (unsigned long long)mb->nr_regions);
 	mb->ops = c->cpu_ns / s->ns_per_op;
 	mb->inv_mlp = 1.0 / c->mlp;

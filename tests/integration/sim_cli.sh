@@ -139,6 +139,11 @@ fi
 printf '# only a comment\n\n' >"$T/comments.scn"
 bad "^pghot sim: error: $T/empty.scn: the scenario has no key \\(the file is empty or only comments\\): give at least workload = NAME" --scenario "$T/empty.scn"
 bad "comments.scn: the scenario has no key" --scenario "$T/comments.scn"
+# more threads than regions names the keys to change
+sed 's/^micro.threads = 1/micro.threads = 2/' "$ROOT/scenarios/testbed/promote.scn" >"$T/threads.scn"
+out=$("$PGHOT" sim --scenario "$T/threads.scn" --policies numab0 --quiet 2>&1) && fail "2 threads for 1 region ran"
+echo "$out" | grep -qF "case numab0: micro.threads 2 for 1 regions of micro.region in micro.hot: each thread needs a region of its own; give fewer threads, a smaller micro.region, or micro.split = shared" &&
+	ok "more threads than regions: $out" || fail "more threads than regions: '$out'"
 # a directory as the scenario or the trace: said so, not "empty"
 mkdir -p "$T/adir"
 bad "^pghot sim: error: cannot read scenario '$T/adir': Is a directory" --scenario "$T/adir"
