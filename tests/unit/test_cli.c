@@ -153,6 +153,11 @@ static void test_doubles(void **state)
 		  "--theta: '1' is out of range: give a number above 0 and below 1" },
 		{ "--hot-frac", "nan", 0, 1, false, true, -ERANGE,
 		  "--hot-frac: 'nan' is out of range: give a number above 0 and at most 1" },
+		/* the excluded low bound itself: no nearest (not the high one) */
+		{ "--hot-mass", "0", 0, 1, false, true, -ERANGE,
+		  "--hot-mass: '0' is out of range: give a number above 0 and at most 1" },
+		{ "--hot-mass", "2", 0, 1, false, true, -ERANGE,
+		  "--hot-mass: '2' is out of range: give a number above 0 and at most 1; the nearest accepted value is 1" },
 		{ "-d", "1x", 0.001, 60, true, true, -EINVAL,
 		  "-d: '1x' is not a number: give 0.001 to 60" },
 		{ "-d", "-1", 0.001, 60, true, true, -ERANGE,

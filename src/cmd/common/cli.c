@@ -213,6 +213,7 @@ int cli_double(const char *what, const char *s, double lo, bool lo_incl,
 	char range[96], nearest[64] = "";
 	char *end;
 	double v;
+	bool low;
 	int err = 0;
 
 	errno = 0;
@@ -232,10 +233,12 @@ int cli_double(const char *what, const char *s, double lo, bool lo_incl,
 		snprintf(range, sizeof(range), "a number %s %g and %s %g",
 			 lo_incl ? "of at least" : "above", lo,
 			 hi_incl ? "at most" : "below", hi);
-	/* as cli_bad_u64(): the bound on the value's side, if it is accepted */
-	if (err == -ERANGE && !isnan(v) && (v < lo ? lo_incl : hi_incl))
+	/* as cli_bad_u64(): the bound on the value's side, if it is accepted
+	 * (an excluded low bound itself is on the low side: no nearest) */
+	low = lo_incl ? v < lo : v <= lo;
+	if (err == -ERANGE && !isnan(v) && (low ? lo_incl : hi_incl))
 		snprintf(nearest, sizeof(nearest), "; the nearest accepted value is %g",
-			 v < lo ? lo : hi);
+			 low ? lo : hi);
 	snprintf(errbuf, errlen, "%s: '%s' is %s: give %s%s", what, s,
 		 err == -EINVAL ? "not a number" : "out of range", range, nearest);
 	return err;
