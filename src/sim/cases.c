@@ -245,12 +245,22 @@ static int check_machine(const struct sim_scenario *sc, char *errbuf, size_t err
 		if (!n->cpus && n->attach >= sc->m.nr_nodes)
 			return sim_fmt_err(errbuf, errlen, -EINVAL, "node.%llu.attach = %llu: no such node",
 				    (unsigned long long)i, (unsigned long long)n->attach);
+		if (!n->cpus && !sc->node[n->attach].cpus)
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "node.%llu.attach = %llu: a CPU-less "
+				    "node hangs off a node with CPUs (node.N.cpus)",
+				    (unsigned long long)i, (unsigned long long)n->attach);
 		if (n->mem_bytes && lower(n))
 			low = true;
 		else if (n->mem_bytes)
 			top = true;
 		frames += (double)n->mem_bytes * sc->scale / SIM_PAGE;
 	}
+	for (uint64_t i = sc->m.nr_nodes; i < SIM_MAX_NODES; i++)
+		if (sc->node[i].cpus || sc->node[i].mem_bytes)
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "node.%llu is set but machine.nodes = "
+				    "%llu (nodes 0 to %llu): raise machine.nodes or drop node.%llu",
+				    (unsigned long long)i, (unsigned long long)sc->m.nr_nodes,
+				    (unsigned long long)sc->m.nr_nodes - 1, (unsigned long long)i);
 	if (!top || !low)
 		return sim_fmt_err(errbuf, errlen, -EINVAL, "the machine needs a top-tier and a lower-tier node "
 			    "with memory (node.N.mem, node.N.tier)");

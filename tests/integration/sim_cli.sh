@@ -144,6 +144,11 @@ sed 's/^micro.threads = 1/micro.threads = 2/' "$ROOT/scenarios/testbed/promote.s
 out=$("$PGHOT" sim --scenario "$T/threads.scn" --policies numab0 --quiet 2>&1) && fail "2 threads for 1 region ran"
 echo "$out" | grep -qF "case numab0: micro.threads 2 for 1 regions of micro.region in micro.hot: each thread needs a region of its own; give fewer threads, a smaller micro.region, or micro.split = shared" &&
 	ok "more threads than regions: $out" || fail "more threads than regions: '$out'"
+# a node past machine.nodes, and a CPU-less node hanging off itself
+printf 'workload = microbench\nmachine.nodes = 2\nnode.0 = cpus=2 mem=4G\nnode.1 = mem=4G\nnode.5 = cpus=1 mem=1G\nmicro.size = 1G\nmicro.hot = 128M\nmicro.region = 128M\nmicro.threads = 1\n' >"$T/n5.scn"
+bad "^pghot sim: error: node.5 is set but machine.nodes = 2 \\(nodes 0 to 1\\): raise machine.nodes or drop node.5" --scenario "$T/n5.scn" --policies numab0
+sed 's/^node.5 = .*/node.1.attach = 1/' "$T/n5.scn" >"$T/self.scn"
+bad "^pghot sim: error: node.1.attach = 1: a CPU-less node hangs off a node with CPUs" --scenario "$T/self.scn" --policies numab0
 # a directory as the scenario or the trace: said so, not "empty"
 mkdir -p "$T/adir"
 bad "^pghot sim: error: cannot read scenario '$T/adir': Is a directory" --scenario "$T/adir"
