@@ -60,7 +60,7 @@ checkrc 1 "$T/missing.conf"
 ok "missing file"
 
 checkrc 1 "$T"
-[ "$out" = "pghotd: error: $T: cannot read: Is a directory" ] || fail "directory: $out"
+[ "$out" = "pghotd: error: $T: cannot read: Is a directory: give the config file (as /etc/pghot/pghot.conf), not its directory" ] || fail "directory: $out"
 out=$("$PGHOTD" -c "$T" --once-ms 1 2>&1) && fail "pghotd -c DIR started: $out"
 echo "$out" | grep -qF "$T: cannot read: Is a directory" || fail "pghotd -c DIR: $out"
 ok "a directory is not a config file"

@@ -1312,8 +1312,9 @@ int cfg_load_file(struct pghotd_config *c, const char *path, char *errbuf,
 		err = errno ? -errno : -EIO;
 		free(buf);
 		fclose(f);
-		snprintf(errbuf, errlen, "%s: cannot read: %s", path,
-			 strerror(-err));
+		snprintf(errbuf, errlen, "%s: cannot read: %s%s", path,
+			 strerror(-err), err == -EISDIR ?
+			 ": give the config file (as /etc/pghot/pghot.conf), not its directory" : "");
 		return err;
 	}
 	fclose(f);
