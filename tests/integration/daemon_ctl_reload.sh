@@ -38,7 +38,9 @@ out=$(ctl set min_nr_regions 5000 2>&1) && fail "min_nr_regions above max_nr_reg
 out=$(ctl set sample_us 10000000 2>&1) && fail "sample_us above aggr_us accepted"
 [ "$out" = "pghot ctl: error: key 'sample_us': '10000000' is above aggr_us (100000)" ] || fail "sample_us msg: $out"
 # an empty value, as 'key =' in the file
-ctl set enabled_sources "" || fail "set enabled_sources ''"
+out=$(ctl set enabled_sources "" 2>&1) || fail "set enabled_sources '': $out"
+echo "$out" | grep -qF "pghot ctl: enabled_sources is empty: nothing will be promoted; set enabled_sources = damon (or feed, hwhint) to promote again" ||
+	fail "set enabled_sources '': no warning: $out"
 [ "$(ctl get enabled_sources)" = "" ] || fail "set enabled_sources '' did not apply"
 wait_log "source 'feed' stopped"
 ctl set enabled_sources feed || fail "set enabled_sources feed"

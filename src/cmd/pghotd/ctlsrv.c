@@ -368,6 +368,11 @@ static void do_set(struct daemon *d, struct ctl_client *c, const char *name,
 	} else {
 		d->cfg.changed = NULL;
 		log_info("ctl: %s set to '%s'", desc->name, value);
+		/* as at start and in --check-config: allowed, but said */
+		if (!d->cfg.sources && !daemon_is_damos(d)) {
+			log_warn("enabled_sources is empty: nothing will be promoted");
+			out(c, "note enabled_sources is empty: nothing will be promoted; set enabled_sources = damon (or feed, hwhint) to promote again");
+		}
 		out(c, "OK");
 	}
 	free(nc);
