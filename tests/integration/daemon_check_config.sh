@@ -140,6 +140,12 @@ checkrc 1 "$C"
 config "[engine]" "enabled_sources = damon" "[targets]" "pids = 4242"
 checkrc 3 "$C"
 checkrc 2 "$C" --pid 0
+# a relative or empty root is a bad option (2), as in the file
+checkrc 2 "$C" --sysfs-root rel/sys
+echo "$out" | grep -qF "error: --sysfs-root: 'rel/sys' is not an absolute path: give a path starting with '/'" ||
+	fail "relative --sysfs-root: $out"
+checkrc 2 "$C" --procfs-root ""
+checkrc 2 "$C" --socket x.sock
 # an option where the FILE goes: said so, not "unexpected argument"
 checkrc 2 --pid 4242
 echo "$out" | grep -qF "error: --check-config: '--pid' looks like an option, not a FILE: give the config file first (pghotd --check-config FILE [OPTIONS])" ||

@@ -99,6 +99,17 @@ static int parse_num(const char *opt, const char *s, uint64_t min,
 	return 0;
 }
 
+/* Whether the path of option @opt is absolute (or empty, if @may_be_empty),
+ * as the config's keys want it; else said (a usage error, exit 2). */
+static bool absolute(const char *opt, const char *path, bool may_be_empty)
+{
+	if (path[0] == '/' || (may_be_empty && !path[0]))
+		return true;
+	log_err("%s: '%s' is not an absolute path: give a path starting with '/'%s",
+		opt, path, may_be_empty ? " (or \"\" for none)" : "");
+	return false;
+}
+
 /* One option of pghotd. Return: 0 to go on, 1 to exit 0 (help, version,
  * dumps), -1 to exit PGHOTD_EXIT_USAGE (bad option; said why). */
 static int take_option(struct daemon *d, int c, const char **check,
@@ -124,12 +135,18 @@ static int take_option(struct daemon *d, int c, const char **check,
 		d->config_path = optarg;
 		return 0;
 	case OPT_SYSFS:
+		if (!absolute("--sysfs-root", optarg, false))
+			return -1;
 		d->ov.sysfs_root = optarg;
 		return 0;
 	case OPT_PROCFS:
+		if (!absolute("--procfs-root", optarg, false))
+			return -1;
 		d->ov.procfs_root = optarg;
 		return 0;
 	case OPT_SOCKET:
+		if (!absolute("--socket", optarg, true))
+			return -1;
 		d->ov.socket = optarg;
 		return 0;
 	case OPT_LOWER:
