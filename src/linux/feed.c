@@ -390,8 +390,12 @@ static void feed_close(void *priv)
 	for (int i = 0; i < FEED_MAX_CLIENTS; i++)
 		close_client(f, i);
 	if (f->listen_fd >= 0) {
+		struct stat st;
+
 		close(f->listen_fd);
-		unlink(f->path);
+		/* ours, unless someone replaced it with a file meanwhile */
+		if (!lstat(f->path, &st) && S_ISSOCK(st.st_mode))
+			unlink(f->path);
 	}
 	if (f->file.fd >= 0)
 		close(f->file.fd);
@@ -404,6 +408,7 @@ static void feed_close(void *priv)
 static int open_socket(struct feed *f, char *errbuf, size_t errlen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = 0 };
 	int err;
 
@@ -426,6 +431,14 @@ static int open_socket(struct feed *f, char *errbuf, size_t errlen)
 		return -EADDRINUSE;
 	}
 	close(f->listen_fd);
+	f->listen_fd = -1;
+	/* only a socket is replaced (a dangling symlink stats as absent) */
+	if (!lstat(f->path, &st) && !S_ISSOCK(st.st_mode)) {
+		snprintf(errbuf, errlen,
+			 "feed path '%s' exists and is not a socket, a file or a FIFO (a dangling symbolic link?): move it away, or set another [feed] path",
+			 f->path);
+		return -EEXIST;
+	}
 	f->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (f->listen_fd < 0)
 		goto fail;
@@ -440,7 +453,6 @@ fail:
 	err = -errno;
 	{
 		char dir[sizeof(f->path)], *slash;
-		struct stat st;
 
 		snprintf(dir, sizeof(dir), "%s", f->path);
 		slash = strrchr(dir, '/');

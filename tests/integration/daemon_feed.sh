@@ -50,7 +50,7 @@ grep -q '^# TYPE pghot_pgpromote_success_total counter$' "$T/pghot.prom" || fail
 grep -q '^pghot_recorded_accesses_total ' "$T/pghot.prom" || fail "pghot_ prefix not doubled"
 grep -qxF 'pghot_source_reports_total{source="feed"} 12' "$T/pghot.prom" || fail "source counters in the final file"
 grep -q '^pghot_target_pages_promoted_total{pid="4242",comm="worker"} 4$' "$T/pghot.prom" || fail "per-target metric"
-ls "$T"/pghot.prom.tmp 2>/dev/null && fail "temporary stats file left"
+ls "$T"/pghot.prom.tmp* 2>/dev/null && fail "temporary stats file left"
 ok "SIGTERM: exit 0, socket removed, final stats file"
 
 # a Unix socket feed with two clients, 3-node machine, precise mode

@@ -82,3 +82,49 @@ stop
 "$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 >"$T/log" 2>&1 || fail "restart over its own Prometheus file: exit $?"
 grep -q '^# HELP pghot_' "$T/own.prom" || fail "its own Prometheus file not written again"
 ok "a foreign file or a directory as prometheus_file is refused (check-config, start, ctl set); pghotd's own is replaced"
+
+# what lies at a fixed name beside the Prometheus file is never used: a
+# symlink to someone's file, a FIFO (which would block an open), a file
+echo "victim" > "$T/victim"
+ln -s "$T/victim" "$T/own.prom.tmp"
+mkfifo "$T/own2.prom.tmp"
+echo "draft" > "$T/own3.prom.tmp"
+for p in own own2 own3; do
+	sed -i "s|^prometheus_file = .*|prometheus_file = $T/$p.prom|" "$T/pghot.conf"
+	timeout 20 "$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 1500 >"$T/log" 2>&1 ||
+		fail "$p.prom: exit $? (a hang is 124)"
+	grep -q '^# HELP pghot_' "$T/$p.prom" || fail "$p.prom not written"
+done
+[ "$(cat "$T/victim")" = victim ] || fail "the symlink's target was written"
+[ -L "$T/own.prom.tmp" ] && [ -p "$T/own2.prom.tmp" ] && [ "$(cat "$T/own3.prom.tmp")" = draft ] ||
+	fail "a file at NAME.tmp was removed or changed"
+ls "$T"/own*.prom.tmp.* 2>/dev/null && fail "a temporary file left"
+ok "a symlink, FIFO or file at the Prometheus file's .tmp name is left alone, no hang"
+
+# someone's file put at the Prometheus path while pghotd runs: not replaced
+sed -i "s|^prometheus_file = .*|prometheus_file = $T/run.prom|" "$T/pghot.conf"
+sed -i "s|^interval_ms = .*|interval_ms = 200|" "$T/pghot.conf"
+start --migrator=dry-run
+rm -f "$T/run.prom"; echo "theirs" > "$T/run.prom"
+sleep 1
+[ "$(cat "$T/run.prom")" = theirs ] || fail "a file put at the path while running was overwritten"
+grep -qF "prometheus_file '$T/run.prom' exists and is not a Prometheus file of pghotd's" "$T/log" ||
+	fail "no warning for a foreign file at the path"
+stop
+ok "a foreign file put at the Prometheus path while running is left, with a warning"
+
+# the feed socket: a file put in its place while pghotd runs is kept at
+# exit; a dangling symlink at its path is refused and kept
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/fs.sock"
+start --migrator=dry-run
+[ -S "$T/fs.sock" ] || fail "no feed socket"
+rm -f "$T/fs.sock"; echo "user data" > "$T/fs.sock"
+stop
+[ "$(cat "$T/fs.sock" 2>/dev/null)" = "user data" ] || fail "the file put at the feed socket's path was removed"
+ln -s "$T/nowhere" "$T/dangling.sock"
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/dangling.sock"
+out=$("$PGHOTD" -c "$T/pghot.conf" --migrator=dry-run --once-ms 300 2>&1) && fail "started on a dangling symlink as the feed socket"
+echo "$out" | grep -qF "feed path '$T/dangling.sock' exists and is not a socket, a file or a FIFO (a dangling symbolic link?)" ||
+	fail "dangling symlink: $out"
+[ -L "$T/dangling.sock" ] || fail "the dangling symlink was removed"
+ok "the feed socket's path: a file put there is kept at exit, a dangling symlink is refused and kept"

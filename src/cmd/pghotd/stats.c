@@ -7,6 +7,7 @@
  * the Prometheus file; the table also prints docs/counters.md.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -666,6 +667,36 @@ int stats_check_prometheus_path(const char *path, char *errbuf, size_t errlen)
 	return 0;
 }
 
+/*
+ * A new file beside @path for the next contents, "@path.tmp.XXXXXX" into
+ * @tmp (@len bytes), open for writing, mode 0644 (node_exporter reads it
+ * as another user). A fresh name with O_EXCL: whatever someone put at a
+ * fixed name (a symlink to a file of theirs, a FIFO that blocks the
+ * open) is never opened, truncated or removed. NULL with errno on error.
+ */
+static FILE *open_temp(const char *path, char *tmp, size_t len)
+{
+	FILE *f;
+	int fd;
+
+	if ((size_t)snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= len) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
+		int err = errno;
+
+		close(fd);
+		unlink(tmp);
+		errno = err;
+		return NULL;
+	}
+	return f;
+}
+
 int stats_check_prometheus(const char *path, char *errbuf, size_t errlen)
 {
 	char tmp[CFG_PATH_LEN + 16];
@@ -676,8 +707,7 @@ int stats_check_prometheus(const char *path, char *errbuf, size_t errlen)
 	err = stats_check_prometheus_path(path, errbuf, errlen);
 	if (err)
 		return err;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
+	f = open_temp(path, tmp, sizeof(tmp));
 	if (!f) {
 		char dir[CFG_PATH_LEN], *slash;
 
@@ -719,13 +749,20 @@ static int prom_result(struct daemon *d, const char *path, int err)
 
 int stats_write_prometheus(struct daemon *d)
 {
-	char tmp[CFG_PATH_LEN + 16];
+	char tmp[CFG_PATH_LEN + 16], why[CFG_PATH_LEN + 256];
 	const char *path = d->cfg.prometheus_file;
 	struct prom_ctx x = { 0 };
 	int err;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	x.f = fopen(tmp, "we");
+	/* what was checked at start may have been replaced since */
+	err = stats_check_prometheus_path(path, why, sizeof(why));
+	if (err) {
+		if (!d->prom_failing)
+			log_warn("%s; not writing it until it is", why);
+		d->prom_failing = true;
+		return err;
+	}
+	x.f = open_temp(path, tmp, sizeof(tmp));
 	if (!x.f)
 		return prom_result(d, tmp, -errno);
 	err = stats_foreach(d, prom_series, &x);
