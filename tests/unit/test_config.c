@@ -263,6 +263,12 @@ static const struct bad bads[] = {
 	  "t.conf:2: key 'path': '\"/tmp/x y\"' is not an absolute path: give a path starting with '/', without quotes" },
 	{ "[stats]\nprometheus_file = pghot.prom\n",
 	  "t.conf:2: key 'prometheus_file': 'pghot.prom' is not an absolute path: give a path starting with '/', without quotes" },
+	/* two keys naming one file: pghotd would replace its own socket or
+	 * read its counters back as samples */
+	{ "[stats]\nsocket = /tmp/p\nprometheus_file = /tmp/p\n",
+	  "t.conf:3: keys '[stats] socket' and '[stats] prometheus_file' name the same file '/tmp/p': give each its own path" },
+	{ "[engine]\nenabled_sources = feed\n[feed]\npath = /tmp/f\n[stats]\nprometheus_file = /tmp/f\n",
+	  "t.conf:6: keys '[feed] path' and '[stats] prometheus_file' name the same file '/tmp/f': give each its own path" },
 	/* the roots and run_dir cannot be empty: "" + "/devices/..." would
 	 * read the host's root directory */
 	{ "[system]\nsysfs_root =\n", "t.conf:2: key 'sysfs_root': empty: give an absolute path (default /sys)" },

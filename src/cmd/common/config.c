@@ -1033,6 +1033,43 @@ static int check_required(const struct pghotd_config *c, char *errbuf,
 	return 0;
 }
 
+/* Whether @d is a file path in use: the daemon's own, or an enabled
+ * source's (the roots and run_dir are directories, not files). */
+static bool file_path_in_use(const struct pghotd_config *c, const struct cfg_desc *d)
+{
+	return d->type == CFG_STRING && (d->flags & CFG_F_PATH) &&
+	       !(d->flags & CFG_F_NONEMPTY) && ((const char *)cfield(c, d))[0] &&
+	       (d->src < 0 || (c->sources & (1u << d->src)));
+}
+
+/* Two keys naming one file (the control socket and the Prometheus file,
+ * the feed and either) would have pghotd replace its own socket or read
+ * its own counters back as samples: each gets its own path. */
+static int check_paths_distinct(const struct pghotd_config *c, char *errbuf,
+				size_t errlen)
+{
+	size_t n;
+	const struct cfg_desc *t = cfg_table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!file_path_in_use(c, &t[i]))
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			const struct cfg_desc *blame;
+
+			if (!file_path_in_use(c, &t[j]) ||
+			    strcmp(cfield(c, &t[i]), cfield(c, &t[j])))
+				continue;
+			blame = c->changed == &t[i] || c->line[i] > c->line[j] ? &t[i] : &t[j];
+			return fail(errbuf, errlen, c, c->line[blame - t],
+				    "keys '[%s] %s' and '[%s] %s' name the same file '%s': give each its own path",
+				    t[i].section, t[i].name, t[j].section, t[j].name,
+				    (const char *)cfield(c, &t[i]));
+		}
+	}
+	return 0;
+}
+
 int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 {
 	size_t n, nt;
@@ -1086,6 +1123,8 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 		err = check_damos(c, errbuf, errlen);
 	if (!err)
 		err = check_watch(c, errbuf, errlen);
+	if (!err)
+		err = check_paths_distinct(c, errbuf, errlen);
 	if (err)
 		return err;
 	if (strlen(c->socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
