@@ -206,14 +206,19 @@ if [ -d /sys/devices/system/node/node0 ]; then
 	done
 fi
 
-# An area larger than its node (MemTotal of node 0, from sysfs): refused
-# before mmap, naming the node's size
+# An area larger than its node (MemTotal of node 0, from sysfs), also with
+# --dram-pct, and an area with a filler on one node: refused before mmap,
+# naming the node's size
 tot=$(awk '/MemTotal:/ { print int($4 / 1024) }' /sys/devices/system/node/node0/meminfo 2>/dev/null)
 if [ -n "$tot" ]; then
-	bad "^pghot bench: error: --size: the area would be $((tot + 1024)) MiB and node 0 has $tot MiB \\([0-9]+ MiB free\\): give less" \
+	bad "^pghot bench: error: --size: the area would be $((tot + 1024)) MiB on node 0, which has $tot MiB \\([0-9]+ MiB free\\): give less" \
 		micro --node 0 -d 1 --size $((tot + 1024))
-	bad "^pghot bench: error: --keys: the area would be [0-9]+ MiB and node 0 has $tot MiB" \
+	bad "^pghot bench: error: --keys: the area would be [0-9]+ MiB on node 0, which has $tot MiB" \
 		kv --node 0 -d 1 --keys $(((tot + 1024) * 1024))
+	bad "^pghot bench: error: --size: the area would be $((tot + 1024)) MiB on node 0" \
+		micro --node 0 -d 1 --size $((tot + 1024)) --dram-pct 1
+	bad "^pghot bench: error: --size: the area and --filler would be $((tot / 2 + tot)) MiB on node 0" \
+		micro --node 0 --fast-node 0 -d 1 --size $((tot / 2)) --filler $tot
 fi
 
 [ $nfail = 0 ] || { echo "$nfail failed"; exit 1; }

@@ -691,26 +691,40 @@ static void print_nodelist(char *buf, size_t len, uint64_t mask)
 	}
 }
 
-/* The area is placed on --node (its first --dram-pct % on --fast-node):
- * more than the node holds fails in mmap, mbind or the OOM killer, none of
- * which says what to change. Return: 0, or 1 after saying what is wrong. */
+/* Whether @need_mib fits node @nid; else said, naming what to change. */
+static bool node_fits(int nid, size_t need_mib, const char *what)
+{
+	long total = node_mem_kb(nid, "MemTotal:") / 1024;
+
+	if (total < 0 || need_mib <= (size_t)total)
+		return true;
+	log_err("%s would be %zu MiB on node %d, which has %ld MiB (%ld MiB free): give less (%s)",
+		what, need_mib, nid, total, node_free_kb(nid) / 1024, HINT);
+	return false;
+}
+
+/* The area is placed on --node, its first --dram-pct % on --fast-node,
+ * with a --filler there too: more than a node holds fails in mmap, mbind
+ * or the OOM killer, none of which says what to change. Return: 0, or 1
+ * after saying what is wrong. */
 static int check_area_fits(const struct bench_run *run)
 {
 	const struct bench_opts *o = run->o;
 	size_t mib = (run->wl == &bench_kv ? o->keys * o->value_bytes : o->size_bytes) >> 20;
-	long total = node_mem_kb(o->node, "MemTotal:") / 1024;
-	const char *opt = run->wl == &bench_kv ? "--keys" : "--size";
+	size_t fast_mib = mib / 100 * (size_t)o->dram_pct;
+	size_t filler_mib = o->filler_leave_mib < 0 ? o->filler_bytes >> 20 : 0;
+	const char *what = run->wl == &bench_kv ? "--keys: the area" : "--size: the area";
+	char both[64];
 
-	if (total < 0 || o->dram_pct > 0 || mib <= (size_t)total)
-		return 0;
-	log_err("%s: the area would be %zu MiB and node %d has %ld MiB (%ld MiB free): give less (%s)",
-		opt, mib, o->node, total, node_free_kb(o->node) / 1024, HINT);
-	return 1;
+	if (o->node == o->fast_node || !o->dram_pct)
+		fast_mib = o->node == o->fast_node ? mib : 0;
+	if (o->node != o->fast_node &&
+	    !node_fits(o->node, mib - fast_mib, what))
+		return 1;
+	snprintf(both, sizeof(both), "%s%s", what, filler_mib ? " and --filler" : "");
+	return node_fits(o->fast_node, fast_mib + filler_mib, both) ? 0 : 1;
 }
 
-/* Is node there, with memory? Prints why not (naming the option and the nodes
- * this machine has) and returns -1. Without a readable sysfs, lets mbind()
- * decide. */
 static int check_node(const char *name, int node, bool is_default)
 {
 	uint64_t online, mem;
