@@ -146,7 +146,12 @@ echo "$out" | grep -qF "error: --sysfs-root: 'rel/sys' is not an absolute path: 
 	fail "relative --sysfs-root: $out"
 checkrc 2 "$C" --procfs-root ""
 checkrc 2 "$C" --socket x.sock
-# an option where the FILE goes: said so, not "unexpected argument"
+# an option where the FILE goes, or an empty FILE: said so, not
+# "unexpected argument" or "cannot open ''"
+checkrc 2 -v
+echo "$out" | grep -qF "error: --check-config: '-v' looks like an option, not a FILE" || fail "-v as the FILE: $out"
+out=$("$PGHOTD" --config= 2>&1); [ $? = 2 ] || fail "--config= : exit not 2: $out"
+echo "$out" | grep -qF "error: -c/--config: the FILE is empty: give the config file after -c" || fail "--config=: $out"
 checkrc 2 --pid 4242
 echo "$out" | grep -qF "error: --check-config: '--pid' looks like an option, not a FILE: give the config file first (pghotd --check-config FILE [OPTIONS])" ||
 	fail "option as the FILE: $out"

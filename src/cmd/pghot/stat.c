@@ -230,7 +230,13 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'j': o->json = true; break;
 		case 'a': o->absolute = true; break;
 		case 't': o->targets = true; break;
-		case 'p': o->procfs = optarg; break;
+		case 'p':
+			if (optarg[0] != '/')
+				return log_ret(2, LOG_ERR,
+					       "--procfs-root: '%s' is not an absolute path: give a path starting with '/' (%s)",
+					       optarg, HINT);
+			o->procfs = optarg;
+			break;
 		case 'w':
 		case 'n':
 			if (cli_u64(c == 'w' ? "--watch" : "--count", optarg, 1,

@@ -99,6 +99,19 @@ static int parse_num(const char *opt, const char *s, uint64_t min,
 	return 0;
 }
 
+/* Whether @arg, the FILE of option @opt, can be a config file: not empty,
+ * not an option taken for it ("--check-config -v"); else said with @use. */
+static bool config_file_arg(const char *opt, const char *arg, const char *use)
+{
+	if (arg[0] && (arg[0] != '-' || !arg[1]))
+		return true;
+	if (!arg[0])
+		log_err("%s: the FILE is empty: %s", opt, use);
+	else
+		log_err("%s: '%s' looks like an option, not a FILE: %s", opt, arg, use);
+	return false;
+}
+
 /* Whether the path of option @opt is absolute (or empty, if @may_be_empty),
  * as the config's keys want it; else said (a usage error, exit 2). */
 static bool absolute(const char *opt, const char *path, bool may_be_empty)
@@ -121,17 +134,15 @@ static int take_option(struct daemon *d, int c, const char **check,
 	switch (c) {
 	case OPT_CHECK:
 		/* "--check-config --pid 42": the option taken as the FILE */
-		if (optarg[0] == '-' && optarg[1] == '-')
-			return log_ret(-1, LOG_ERR,
-				       "--check-config: '%s' looks like an option, not a FILE: give the config file first (pghotd --check-config FILE [OPTIONS])",
-				       optarg);
+		if (!config_file_arg("--check-config", optarg,
+				     "give the config file first (pghotd --check-config FILE [OPTIONS])"))
+			return -1;
 		*check = optarg;
 		return 0;
 	case 'c':
-		if (optarg[0] == '-' && optarg[1] == '-')
-			return log_ret(-1, LOG_ERR,
-				       "-c: '%s' looks like an option, not a FILE: give the config file after -c (pghotd -c FILE [OPTIONS])",
-				       optarg);
+		if (!config_file_arg("-c/--config", optarg,
+				     "give the config file after -c (pghotd -c FILE [OPTIONS])"))
+			return -1;
 		d->config_path = optarg;
 		return 0;
 	case OPT_SYSFS:
