@@ -146,6 +146,11 @@ echo "$out" | grep -qF "error: --sysfs-root: 'rel/sys' is not an absolute path: 
 	fail "relative --sysfs-root: $out"
 checkrc 2 "$C" --procfs-root ""
 checkrc 2 "$C" --socket x.sock
+# a feed path that is a device or a directory fails at start: said here
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = /dev/null"
+checkrc 3 "$C"
+echo "$out" | grep -qF "paths: error: feed '/dev/null' is a device: give a regular file, a FIFO or a socket path" ||
+	fail "feed path a device: $out"
 # an option where the FILE goes, or an empty FILE: said so, not
 # "unexpected argument" or "cannot open ''"
 checkrc 2 -v

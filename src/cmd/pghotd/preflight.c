@@ -327,6 +327,21 @@ static int need_dir(const char *what, const char *path, bool show_dir,
 	return 0;
 }
 
+/* A source's path is read as a file, a FIFO or a socket (made if absent);
+ * a directory or a device (/dev/zero) fails at start: said here. */
+static int readable_kind(const char *what, const char *path, char *bad,
+			 size_t badlen)
+{
+	struct stat st;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||
+	    S_ISSOCK(st.st_mode))
+		return 0;
+	snprintf(bad, badlen, "%s '%s' is %s: give a regular file, a FIFO or a socket path",
+		 what, path, S_ISDIR(st.st_mode) ? "a directory" : "a device");
+	return -EINVAL;
+}
+
 static void check_paths(struct report *r, const struct pghotd_config *c)
 {
 	char ok[4096] = "", bad[3 * CFG_PATH_LEN];
@@ -353,7 +368,8 @@ static void check_paths(struct report *r, const struct pghotd_config *c)
 				 strcmp(key->name, "path") ? " " : "",
 				 strcmp(key->name, "path") ? key->name : "");
 			err = need_dir(what, path, false, c->run_dir, ok, sizeof(ok), bad,
-				       sizeof(bad));
+				       sizeof(bad)) ?:
+			      readable_kind(what, path, bad, sizeof(bad));
 		}
 	}
 	if (!err && c->prometheus_file[0])
