@@ -75,6 +75,13 @@ int hwhint_cfg_check(const struct hwhint_cfg *c, char *errbuf, size_t errlen)
 		snprintf(errbuf, errlen, "[hwhint] readers, wakeup_ms and adapt_ms must be > 0");
 		return -EINVAL;
 	}
+	/* a name under /sys/bus/event_source/devices, not a path */
+	if (strchr(c->pmu, '/') || !strcmp(c->pmu, ".") || !strcmp(c->pmu, "..")) {
+		snprintf(errbuf, errlen,
+			 "[hwhint] pmu '%s' is not a PMU name: give auto, ibs, pebs, spe, faults or a name under /sys/bus/event_source/devices",
+			 c->pmu);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -75,7 +75,8 @@ void hwhint_cfg_default(struct hwhint_cfg *c);
 /**
  * hwhint_cfg_check() - cross-key checks: period_min <= period <=
  * period_max, ring_pages and queue_len powers of two, new_lo <= new_hi,
- * share_lo_pm <= share_hi_pm.
+ * share_lo_pm <= share_hi_pm, pmu a name (no '/', not "." or "..": it is
+ * looked up under <sysfs_root>/bus/event_source/devices).
  * Return: 0, or -EINVAL with the keys named in @errbuf.
  */
 int hwhint_cfg_check(const struct hwhint_cfg *c, char *errbuf, size_t errlen);

@@ -263,6 +263,9 @@ static const struct bad bads[] = {
 	  "t.conf:2: key 'path': '\"/tmp/x y\"' is not an absolute path: give a path starting with '/', without quotes" },
 	{ "[stats]\nprometheus_file = pghot.prom\n",
 	  "t.conf:2: key 'prometheus_file': 'pghot.prom' is not an absolute path: give a path starting with '/', without quotes" },
+	/* a cgroup path leaving the cgroup tree */
+	{ "[targets]\ncgroup = /a/../../etc\n",
+	  "t.conf:2: key 'cgroup': '/a/../../etc' has a '..' component: give a path below <sysfs_root>/fs/cgroup" },
 	/* two keys naming one file: pghotd would replace its own socket or
 	 * read its counters back as samples */
 	{ "[stats]\nsocket = /tmp/p\nprometheus_file = /tmp/p\n",

@@ -1033,6 +1033,16 @@ static int check_required(const struct pghotd_config *c, char *errbuf,
 	return 0;
 }
 
+/* Whether path @p has a ".." component (it would leave the tree it is
+ * taken below). */
+static bool has_dotdot(const char *p)
+{
+	for (const char *q = p; (q = strstr(q, "..")); q += 2)
+		if ((q == p || q[-1] == '/') && (q[2] == '/' || !q[2]))
+			return true;
+	return false;
+}
+
 /* Whether @d is a file path in use: the daemon's own, or an enabled
  * source's (the roots and run_dir are directories, not files). */
 static bool file_path_in_use(const struct pghotd_config *c, const struct cfg_desc *d)
@@ -1125,6 +1135,10 @@ int cfg_finalize(struct pghotd_config *c, char *errbuf, size_t errlen)
 		err = check_watch(c, errbuf, errlen);
 	if (!err)
 		err = check_paths_distinct(c, errbuf, errlen);
+	if (!err && has_dotdot(c->cgroup))
+		err = fail(errbuf, errlen, c, c->line[desc_index(cfg_find("cgroup"))],
+			   "key 'cgroup': '%s' has a '..' component: give a path below <sysfs_root>/fs/cgroup",
+			   c->cgroup);
 	if (err)
 		return err;
 	if (strlen(c->socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
