@@ -758,13 +758,13 @@ int stats_write_prometheus(struct daemon *d)
 	err = stats_check_prometheus_path(path, why, sizeof(why));
 	if (err) {
 		if (!d->prom_failing)
-			log_warn("%s; not writing it until it is", why);
+			log_warn("%s; not writing it while that file is there", why);
 		d->prom_failing = true;
 		return err;
 	}
 	x.f = open_temp(path, tmp, sizeof(tmp));
 	if (!x.f)
-		return prom_result(d, tmp, -errno);
+		return prom_result(d, path, -errno);
 	err = stats_foreach(d, prom_series, &x);
 	prom_targets(d, &x);
 	if (!err && (fflush(x.f) || ferror(x.f)))
