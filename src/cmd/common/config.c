@@ -1070,7 +1070,11 @@ static int check_paths_distinct(const struct pghotd_config *c, char *errbuf,
 			if (!file_path_in_use(c, &t[j]) ||
 			    strcmp(cfield(c, &t[i]), cfield(c, &t[j])))
 				continue;
-			blame = c->changed == &t[i] || c->line[i] > c->line[j] ? &t[i] : &t[j];
+			/* the key pghot ctl set changes, else the later line */
+			if (c->changed == &t[i] || c->changed == &t[j])
+				blame = c->changed;
+			else
+				blame = c->line[i] > c->line[j] ? &t[i] : &t[j];
 			return fail(errbuf, errlen, c, c->line[blame - t],
 				    "keys '[%s] %s' and '[%s] %s' name the same file '%s': give each its own path",
 				    t[i].section, t[i].name, t[j].section, t[j].name,
