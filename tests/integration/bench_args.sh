@@ -206,17 +206,21 @@ if [ -d /sys/devices/system/node/node0 ]; then
 	done
 fi
 
-# An area larger than its node (MemTotal of node 0, from sysfs), also with
-# --dram-pct, and an area with a filler on one node: refused before mmap,
-# naming the node's size
+# An area larger than its node (MemTotal of node 0, from sysfs), and an
+# area with a filler on one node: refused before mmap, naming the node's
+# size
 tot=$(awk '/MemTotal:/ { print int($4 / 1024) }' /sys/devices/system/node/node0/meminfo 2>/dev/null)
 if [ -n "$tot" ]; then
 	bad "^pghot bench: error: --size: the area would be $((tot + 1024)) MiB on node 0, which has $tot MiB \\([0-9]+ MiB free\\): give less" \
 		micro --node 0 -d 1 --size $((tot + 1024))
 	bad "^pghot bench: error: --keys: the area would be [0-9]+ MiB on node 0, which has $tot MiB" \
 		kv --node 0 -d 1 --keys $(((tot + 1024) * 1024))
-	bad "^pghot bench: error: --size: the area would be $((tot + 1024)) MiB on node 0" \
-		micro --node 0 -d 1 --size $((tot + 1024)) --dram-pct 1
+	# a --dram-pct share on --fast-node that is --node itself; a filler
+	# that --filler-leave leaves nothing of
+	bad "^pghot bench: error: --dram-pct 1 places part of the area on --fast-node 0, which is --node too" \
+		micro --node 0 --fast-node 0 -d 1 --dram-pct 1
+	bad "^pghot bench: error: --filler-leave: '$((tot * 2))' MiB is all of node 0's free memory \\([0-9]+ MiB\\) or more: no filler would be made" \
+		micro --node 0 --fast-node 0 -d 1 --filler-leave $((tot * 2))
 	bad "^pghot bench: error: --size: the area and --filler would be $((tot / 2 + tot)) MiB on node 0" \
 		micro --node 0 --fast-node 0 -d 1 --size $((tot / 2)) --filler $tot
 fi

@@ -155,6 +155,8 @@ bad "^pghot sim: error: cannot read scenario '$T/adir': Is a directory" --scenar
 bad "^pghot sim: error: cannot read trace '$T/adir': Is a directory" --trace "$T/adir"
 # outputs that cannot be written are refused before the simulation
 bad "^pghot sim: error: --plot: cannot create '/proc/nope': .*: give a directory you can write in$" --scenario redis-memtier --plot /proc/nope
+: >"$T/plotfile"
+bad "^pghot sim: error: --plot: '$T/plotfile' exists and is not a directory: give a directory \\(made if absent\\)$" --scenario redis-memtier --plot "$T/plotfile"
 bad "^pghot sim: error: --json: cannot create '$T/no/such.json': .*: give a file" --scenario redis-memtier --json "$T/no/such.json"
 bad "^pghot sim: error: unknown option or parameter '--numab.nope'" --scenario redis-memtier --numab.nope 1
 bad "did you mean '--numab.threshold'\\?" --scenario redis-memtier --numab.treshold 1

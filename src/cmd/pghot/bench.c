@@ -972,6 +972,19 @@ int cmd_bench(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* a share on "the other node" that is the same node moves nothing */
+	if (o.dram_pct > 0 && o.fast_node == o.node) {
+		log_err("--dram-pct %d places part of the area on --fast-node %d, which is --node too: give --node the slow node, or drop --dram-pct (%s)",
+			o.dram_pct, o.fast_node, HINT);
+		return 2;
+	}
+	/* leaving more than the node has free makes no filler at all */
+	if (o.filler_leave_mib >= 0 &&
+	    node_free_kb(o.fast_node) / 1024 <= o.filler_leave_mib) {
+		log_err("--filler-leave: '%ld' MiB is all of node %d's free memory (%ld MiB) or more: no filler would be made; give less (%s)",
+			o.filler_leave_mib, o.fast_node, node_free_kb(o.fast_node) / 1024, HINT);
+		return 2;
+	}
 	if (check_area_fits(&run))
 		return 2;
 	return run_bench(&run);

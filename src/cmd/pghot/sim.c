@@ -115,6 +115,7 @@ static bool has_key(const char *text)
  * that a bad path does not cost a whole simulation. Return: 0 or -1, said. */
 static int check_outputs(const char *json, const char *plot)
 {
+	struct stat st;
 	int fd;
 
 	if (json && strcmp(json, "-")) {
@@ -125,6 +126,10 @@ static int check_outputs(const char *json, const char *plot)
 			return -1;
 		}
 		close(fd);
+	}
+	if (plot && !stat(plot, &st) && !S_ISDIR(st.st_mode)) {
+		log_err("--plot: '%s' exists and is not a directory: give a directory (made if absent)", plot);
+		return -1;
 	}
 	if (plot && ((mkdir(plot, 0777) && errno != EEXIST) || access(plot, W_OK | X_OK))) {
 		log_err("--plot: cannot create '%s': %s: give a directory you can write in",
