@@ -62,6 +62,10 @@ static void test_bad(void **state)
 			fail_msg("accepted '%s'", bad[i]);
 	assert_int_equal(parse("FOO", &r, err), -EINVAL);
 	assert_string_equal(err, "unknown command 'FOO'");
+	assert_int_equal(parse("PROTOCOL 3 extra", &r, err), -EINVAL);
+	assert_string_equal(err, "PROTOCOL takes one version number, nothing after it");
+	assert_int_equal(parse("PROTOCOL x", &r, err), -EINVAL);
+	assert_string_equal(err, "PROTOCOL needs a version number");
 	assert_int_equal(proto_parse_request("GET\0x", 5, &r, err, 128), -EINVAL);
 	{
 		char longname[200] = "GET ";

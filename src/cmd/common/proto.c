@@ -84,8 +84,12 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *ret,
 			return -EINVAL;
 		}
 		v = strtoul(p, &e, 10);
-		if (e != p + n || skip(e, end) != end) {
+		if (e != p + n) {
 			snprintf(errbuf, errlen, "PROTOCOL needs a version number");
+			return -EINVAL;
+		}
+		if (skip(e, end) != end) {
+			snprintf(errbuf, errlen, "PROTOCOL takes one version number, nothing after it");
 			return -EINVAL;
 		}
 		r.version = (unsigned int)v;
