@@ -24,13 +24,18 @@ static inline uint64_t thread_cpu_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
+/* cpu_us_between() - CPU time from @t0_us to @t1_us (two thread_cpu_us()
+ * of one thread), microseconds; 0 if the clock read less. */
+static inline uint64_t cpu_us_between(uint64_t t0_us, uint64_t t1_us)
+{
+	return t1_us > t0_us ? t1_us - t0_us : 0;
+}
+
 /* cpu_us_since() - the calling thread's CPU time since @t0_us (a
  * thread_cpu_us() of this thread), microseconds; 0 if the clock read less. */
 static inline uint64_t cpu_us_since(uint64_t t0_us)
 {
-	uint64_t t_us = thread_cpu_us();
-
-	return t_us > t0_us ? t_us - t0_us : 0;
+	return cpu_us_between(t0_us, thread_cpu_us());
 }
 
 /* cpu_budget_gap_ms() - how long to wait after a piece of work that cost

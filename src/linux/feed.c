@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "linux/feed.h"
+#include "linux/fsroot.h"
 #include "linux/perfscript.h"
 #include "linux/source.h"
 
@@ -390,12 +391,9 @@ static void feed_close(void *priv)
 	for (int i = 0; i < FEED_MAX_CLIENTS; i++)
 		close_client(f, i);
 	if (f->listen_fd >= 0) {
-		struct stat st;
-
 		close(f->listen_fd);
 		/* ours, unless someone replaced it with a file meanwhile */
-		if (!lstat(f->path, &st) && S_ISSOCK(st.st_mode))
-			unlink(f->path);
+		fsr_unlink_socket(f->path);
 	}
 	if (f->file.fd >= 0)
 		close(f->file.fd);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "linux/fsroot.h"
@@ -218,4 +219,19 @@ void nodelist_format(const struct nodemask *m, char *buf, size_t len)
 		off += (size_t)n;
 		i = j;
 	}
+}
+
+const char *fsr_file_kind(mode_t m)
+{
+	return S_ISREG(m) ? "regular file" : S_ISDIR(m) ? "directory" :
+	       S_ISLNK(m) ? "symbolic link" : S_ISFIFO(m) ? "FIFO" :
+	       S_ISSOCK(m) ? "socket" : S_ISCHR(m) || S_ISBLK(m) ? "device" : "file";
+}
+
+void fsr_unlink_socket(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISSOCK(st.st_mode))
+		unlink(path);
 }

@@ -3,6 +3,8 @@
  * Small readers of sysfs/procfs files below a configurable root, so every
  * path of pghotd can point at a fake tree in tests (--sysfs-root,
  * --procfs-root). All return 0 (or a byte count) or a negative errno.
+ * Also the two checks of a path pghotd listens on (its control socket, a
+ * feed socket): what is there, and removing it only if it is a socket.
  */
 #ifndef PGHOT_LINUX_FSROOT_H
 #define PGHOT_LINUX_FSROOT_H
@@ -10,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <pghot/pghot.h>
 
@@ -67,5 +70,14 @@ int nodelist_parse(const char *s, struct nodemask *ret);
 
 /* Format @m as a kernel list into @buf ("" when empty). */
 void nodelist_format(const struct nodemask *m, char *buf, size_t len);
+
+/* fsr_file_kind() - what a file of mode @m (st_mode) is, for messages:
+ * "regular file", "directory", "symbolic link", "FIFO", "socket",
+ * "device" or "file". */
+const char *fsr_file_kind(mode_t m);
+
+/* fsr_unlink_socket() - remove @path if it is a socket (a stale one of
+ * ours); anything else there, a file someone put in its place, stays. */
+void fsr_unlink_socket(const char *path);
 
 #endif

@@ -206,6 +206,16 @@ int cli_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 	return 0;
 }
 
+int cli_absolute_path(const char *what, const char *path, bool may_be_empty,
+		      char *errbuf, size_t errlen)
+{
+	if (path[0] == '/' || (may_be_empty && !path[0]))
+		return 0;
+	snprintf(errbuf, errlen, "%s: '%s' is not an absolute path: give a path starting with '/'%s",
+		 what, path, may_be_empty ? " (or \"\" for none)" : "");
+	return -EINVAL;
+}
+
 int cli_double(const char *what, const char *s, double lo, bool lo_incl,
 	       double hi, bool hi_incl, double *ret, char *errbuf,
 	       size_t errlen)

@@ -112,6 +112,16 @@ int cli_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 	    uint64_t *ret, char *errbuf, size_t errlen);
 
 /**
+ * cli_absolute_path() - whether @path, given to @what (an option), is an
+ * absolute path as the config's path keys want one (or empty, when
+ * @may_be_empty: "none"); else "WHAT: 'P' is not an absolute path: give a
+ * path starting with '/'" in @errbuf (@errlen bytes).
+ * Return: 0 or -EINVAL.
+ */
+int cli_absolute_path(const char *what, const char *path, bool may_be_empty,
+		      char *errbuf, size_t errlen);
+
+/**
  * cli_double() - a finite decimal number with @lo < v (@lo <= v if
  * @lo_incl) and v < @hi (v <= @hi if @hi_incl), or a message in @errbuf:
  * "WHAT: 'S' is out of range: give a number above 0 and at most 1" (NaN

@@ -711,13 +711,12 @@ static int check_area_fits(const struct bench_run *run)
 {
 	const struct bench_opts *o = run->o;
 	size_t mib = (run->wl == &bench_kv ? o->keys * o->value_bytes : o->size_bytes) >> 20;
-	size_t fast_mib = mib / 100 * (size_t)o->dram_pct;
+	/* one node (--dram-pct is refused then): all of the area there */
+	size_t fast_mib = o->node == o->fast_node ? mib : mib / 100 * (size_t)o->dram_pct;
 	size_t filler_mib = o->filler_leave_mib < 0 ? o->filler_bytes >> 20 : 0;
 	const char *what = run->wl == &bench_kv ? "--keys: the area" : "--size: the area";
 	char both[64];
 
-	if (o->node == o->fast_node || !o->dram_pct)
-		fast_mib = o->node == o->fast_node ? mib : 0;
 	if (o->node != o->fast_node &&
 	    !node_fits(o->node, mib - fast_mib, what))
 		return 1;

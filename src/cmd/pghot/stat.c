@@ -231,10 +231,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'a': o->absolute = true; break;
 		case 't': o->targets = true; break;
 		case 'p':
-			if (optarg[0] != '/')
-				return log_ret(2, LOG_ERR,
-					       "--procfs-root: '%s' is not an absolute path: give a path starting with '/' (%s)",
-					       optarg, HINT);
+			if (cli_absolute_path("--procfs-root", optarg, false, err, sizeof(err)))
+				return log_ret(2, LOG_ERR, "%s (%s)", err, HINT);
 			o->procfs = optarg;
 			break;
 		case 'w':

@@ -21,13 +21,7 @@
 #include "cmd/common/log.h"
 #include "cmd/common/proto.h"
 #include "cmd/pghotd/daemon.h"
-
-static const char *file_kind(mode_t m)
-{
-	return S_ISREG(m) ? "regular file" : S_ISDIR(m) ? "directory" :
-	       S_ISLNK(m) ? "symbolic link" : S_ISFIFO(m) ? "FIFO" :
-	       S_ISCHR(m) || S_ISBLK(m) ? "device" : "file";
-}
+#include "linux/fsroot.h"
 
 int ctl_check_socket_path(const char *path, char *errbuf, size_t errlen)
 {
@@ -37,17 +31,8 @@ int ctl_check_socket_path(const char *path, char *errbuf, size_t errlen)
 		return 0;
 	snprintf(errbuf, errlen,
 		 "control socket '%s' exists and is a %s, not a socket: pghotd replaces only a socket there; move it away, or set [stats] socket (or --socket) to another path",
-		 path, file_kind(st.st_mode));
+		 path, fsr_file_kind(st.st_mode));
 	return -EEXIST;
-}
-
-/* Remove @path if it is a socket (a stale one of ours); leave anything else. */
-static void unlink_socket(const char *path)
-{
-	struct stat st;
-
-	if (!lstat(path, &st) && S_ISSOCK(st.st_mode))
-		unlink(path);
 }
 
 /* -EADDRINUSE, logged, if a pghotd answers on the control socket. */
@@ -105,7 +90,7 @@ int ctl_open(struct daemon *d)
 	err = ctl_check_free(d);
 	if (err)
 		return err;
-	unlink_socket(path);
+	fsr_unlink_socket(path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return log_ret(-errno, LOG_ERR, "socket: %s", strerror(errno));
@@ -137,7 +122,7 @@ void ctl_close(struct daemon *d)
 		client_close(d, i);
 	if (d->ctl_fd >= 0) {
 		close(d->ctl_fd);
-		unlink_socket(d->cfg.socket);
+		fsr_unlink_socket(d->cfg.socket);
 		d->ctl_fd = -1;
 	}
 }

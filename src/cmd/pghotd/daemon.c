@@ -743,7 +743,7 @@ static uint64_t charge(struct daemon *d, enum loop_part part, uint64_t t0_us)
 {
 	uint64_t t_us = thread_cpu_us();
 
-	d->st.loop_cpu_us[part] += t_us > t0_us ? t_us - t0_us : 0;
+	d->st.loop_cpu_us[part] += cpu_us_between(t0_us, t_us);
 	return t_us;
 }
 

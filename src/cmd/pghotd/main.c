@@ -116,10 +116,11 @@ static bool config_file_arg(const char *opt, const char *arg, const char *use)
  * as the config's keys want it; else said (a usage error, exit 2). */
 static bool absolute(const char *opt, const char *path, bool may_be_empty)
 {
-	if (path[0] == '/' || (may_be_empty && !path[0]))
+	char msg[CFG_PATH_LEN + 128];
+
+	if (!cli_absolute_path(opt, path, may_be_empty, msg, sizeof(msg)))
 		return true;
-	log_err("%s: '%s' is not an absolute path: give a path starting with '/'%s",
-		opt, path, may_be_empty ? " (or \"\" for none)" : "");
+	log_err("%s", msg);
 	return false;
 }
 

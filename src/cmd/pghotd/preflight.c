@@ -12,6 +12,7 @@
 #include "cmd/common/log.h"
 #include "cmd/pghotd/daemon.h"
 #include "cmd/pghotd/preflight.h"
+#include "linux/fsroot.h"
 #include "linux/kernel_movers.h"
 
 /* The nodes of @t for which @pick is true, as a node list. */
@@ -337,8 +338,8 @@ static int readable_kind(const char *what, const char *path, char *bad,
 	if (stat(path, &st) || S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||
 	    S_ISSOCK(st.st_mode))
 		return 0;
-	snprintf(bad, badlen, "%s '%s' is %s: give a regular file, a FIFO or a socket path",
-		 what, path, S_ISDIR(st.st_mode) ? "a directory" : "a device");
+	snprintf(bad, badlen, "%s '%s' is a %s: give a regular file, a FIFO or a socket path",
+		 what, path, fsr_file_kind(st.st_mode));
 	return -EINVAL;
 }
 
