@@ -168,18 +168,29 @@ static uint64_t slice_page(const struct pl *pl, const struct pl_tgx *x,
 	return UINT64_MAX;
 }
 
+/* Where slice @i of @n over @npages pages starts: npages * i / n without
+ * its overflow (i <= n <= npages, and n is at most poll_pages_max, a
+ * uint32_t, so i * (npages % n) < n * n fits). Slices are never empty. */
+static uint64_t slice_start(uint64_t npages, uint64_t n, uint64_t i)
+{
+	return i * (npages / n) + i * (npages % n) / n;
+}
+
 /*
- * Queue @n pages of pages [first, first + npages), one in each of n equal
+ * Queue @n pages of pages [first, first + npages), one in each of n
  * slices at a random offset, so that successive reports of a range cover it
  * (DAMON regions can be gigabytes; their pages share the region's access
- * pattern); pages known to be on the top tier are passed over. Each slice
- * stands for @p accesses a page (the range's evidence) in the lower
- * tier's share, counted by the slice's first page probed.
+ * pattern); pages known to be on the top tier are passed over. The slices
+ * tile the range, npages / n pages each, one page more for some when n
+ * does not divide it: slices of a whole npages / n pages would leave the
+ * range's last npages mod n pages out of every sample (a 1,300-page region
+ * sampled 1,024 times would never show its last 276). Each slice stands
+ * for @p accesses a page (the range's evidence) in the lower tier's share,
+ * counted by the slice's first page probed.
  */
 static int queue_samples(struct pl *pl, struct pl_qent *e, uint64_t first,
 			 uint64_t npages, size_t n, double p, uint64_t now_ms)
 {
-	uint64_t step;
 	size_t pushed = 0;
 	bool known;
 	double w;
@@ -193,11 +204,12 @@ static int queue_samples(struct pl *pl, struct pl_qent *e, uint64_t first,
 	}
 	if (!n)
 		return 0;
-	step = npages / n;
 	w = p * (double)npages / (double)n;	/* the slices cover it all */
 	for (size_t i = 0; i < n; i++) {
-		uint64_t page = slice_page(pl, &pl->tgx[e->tg], first + i * step, step,
-					   step > 1 ? pl_rng(pl) % step : 0, now_ms,
+		uint64_t lo = slice_start(npages, n, i);
+		uint64_t width = slice_start(npages, n, i + 1) - lo;
+		uint64_t page = slice_page(pl, &pl->tgx[e->tg], first + lo, width,
+					   width > 1 ? pl_rng(pl) % width : 0, now_ms,
 					   &known);
 
 		if (known)
