@@ -50,6 +50,16 @@ static inline size_t pl_chunk_slot(uint64_t chunk, size_t cap)
 	return (size_t)((chunk * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
 }
 
+/* Where part @i of @parts spread evenly over @n items starts: n * i /
+ * parts without its overflow (i <= parts <= n, parts < 2^32, so
+ * i * (n % parts) < parts^2 fits). The parts tile the items, none empty:
+ * the sampled slices of a range (pl_report.c), the probed chunks of a
+ * mapping (pl_seen.c). */
+static inline uint64_t pl_part_start(uint64_t n, uint64_t parts, uint64_t i)
+{
+	return i * (n / parts) + i * (n % parts) / parts;
+}
+
 /* One 2 MiB chunk of a target's pages known to be on the top tier. */
 struct pl_known {
 	uint64_t chunk;		/* page number / 512 */

@@ -168,14 +168,6 @@ static uint64_t slice_page(const struct pl *pl, const struct pl_tgx *x,
 	return UINT64_MAX;
 }
 
-/* Where slice @i of @n over @npages pages starts: npages * i / n without
- * its overflow (i <= n <= npages, and n is at most poll_pages_max, a
- * uint32_t, so i * (npages % n) < n * n fits). Slices are never empty. */
-static uint64_t slice_start(uint64_t npages, uint64_t n, uint64_t i)
-{
-	return i * (npages / n) + i * (npages % n) / n;
-}
-
 /*
  * Queue @n pages of pages [first, first + npages), one in each of n
  * slices at a random offset, so that successive reports of a range cover it
@@ -206,8 +198,9 @@ static int queue_samples(struct pl *pl, struct pl_qent *e, uint64_t first,
 		return 0;
 	w = p * (double)npages / (double)n;	/* the slices cover it all */
 	for (size_t i = 0; i < n; i++) {
-		uint64_t lo = slice_start(npages, n, i);
-		uint64_t width = slice_start(npages, n, i + 1) - lo;
+		/* n <= poll_pages_max, a uint32_t */
+		uint64_t lo = pl_part_start(npages, n, i);
+		uint64_t width = pl_part_start(npages, n, i + 1) - lo;
 		uint64_t page = slice_page(pl, &pl->tgx[e->tg], first + lo, width,
 					   width > 1 ? pl_rng(pl) % width : 0, now_ms,
 					   &known);

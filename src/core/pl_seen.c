@@ -103,7 +103,7 @@ bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 static uint64_t probe_chunk(uint64_t first, uint64_t n, uint64_t probes,
 			    uint64_t i)
 {
-	return first + i * n / probes;
+	return first + pl_part_start(n, probes, i);
 }
 
 /* Read which probes of chunks [first, end) hot ranges covered within
