@@ -170,8 +170,11 @@ static void malformed(struct feed *f, struct feed_conn *c, const char *raw,
 		      size_t len)
 {
 	/* shown raw: the log sink escapes every message (cmd/common/log.h),
-	 * so a feed line cannot forge a log line */
-	const char *line = raw;
+	 * so a feed line cannot forge a log line; a NUL byte would end the
+	 * text shown early, so it is named */
+	const char *line = raw, *nul = memchr(raw, '\0', len);
+	int shown = (int)(nul ? (size_t)(nul - raw) : len > 80 ? 80 : len);
+	const char *cut = nul ? "' and a NUL byte" : len > 80 ? "...'" : "'";
 
 	f->st.malformed++;
 	if (f->last_log_ms && f->now_ms - f->last_log_ms < FEED_LOG_EVERY_MS) {
@@ -179,17 +182,17 @@ static void malformed(struct feed *f, struct feed_conn *c, const char *raw,
 		return;
 	}
 	f->last_log_ms = f->now_ms ? f->now_ms : 1;
+	if (shown > 80)
+		shown = 80;
 	if (f->suppressed)
 		feed_log(f, LOG_WARNING,
-			 "feed '%s': malformed line %llu '%.*s'%s, ignoring (expected 'pid vaddr [nid] [time_ms]'); %llu more malformed lines not shown",
-			 f->path, (unsigned long long)c->lineno,
-			 (int)(len > 80 ? 80 : len), line, len > 80 ? "..." : "",
+			 "feed '%s': malformed line %llu '%.*s%s, ignoring (expected 'pid vaddr [nid] [time_ms]'); %llu more malformed lines not shown",
+			 f->path, (unsigned long long)c->lineno, shown, line, cut,
 			 (unsigned long long)f->suppressed);
 	else
 		feed_log(f, LOG_WARNING,
-			 "feed '%s': malformed line %llu '%.*s'%s, ignoring (expected 'pid vaddr [nid] [time_ms]')",
-			 f->path, (unsigned long long)c->lineno,
-			 (int)(len > 80 ? 80 : len), line, len > 80 ? "..." : "");
+			 "feed '%s': malformed line %llu '%.*s%s, ignoring (expected 'pid vaddr [nid] [time_ms]')",
+			 f->path, (unsigned long long)c->lineno, shown, line, cut);
 	f->suppressed = 0;
 }
 
@@ -525,8 +528,8 @@ static int feed_open(const struct src_env *env, const void *config,
 		return 0;
 	} else {
 		snprintf(errbuf, errlen,
-			 "feed path '%s' is not a regular file, FIFO or socket",
-			 f->path);
+			 "feed path '%s' is a %s: set [feed] path to a regular file, a FIFO or a socket path (made if absent)",
+			 f->path, fsr_file_kind(st.st_mode));
 		err = -EINVAL;
 		goto out;
 	}
@@ -744,7 +747,7 @@ static const struct src_ops feed_ops = {
 static const struct src_key feed_keys[] = {
 	{ "path", SRC_KEY_PATH, 0, 0, "", "",
 	  "Feed source input: a regular file (read, then followed, also to a new file at the path when it is rotated), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
-	  offsetof(struct feed_cfg, path), true, "FILE, FIFO or socket", NULL },
+	  offsetof(struct feed_cfg, path), true, "FILE, FIFO or socket", NULL, false },
 };
 
 const struct src_desc src_feed = {

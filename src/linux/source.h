@@ -206,6 +206,7 @@ struct src_key {
 				 * socket"); NULL: may stay empty */
 	const char *const *words; /* SRC_KEY_STRING: the values allowed,
 				   * NULL-ended; NULL: any text */
+	bool pow2;		/* SRC_KEY_UINT: a power of two */
 };
 
 /* Two keys that must be in order: value of @lo <= value of @hi (< when

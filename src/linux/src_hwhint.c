@@ -216,6 +216,10 @@ static const struct src_ops hw_ops = {
 #define KEY(n, t, lo, hi, d, u, f, h) \
 	{ .name = n, .type = SRC_KEY_##t, .min = lo, .max = hi, .def = d, .unit = u, \
 	  .help = h, .offset = offsetof(struct hwhint_cfg, f), .runtime = true }
+/* a ring or queue size: the reader masks its index */
+#define KEY_POW2(n, lo, hi, d, u, f, h) \
+	{ .name = n, .type = SRC_KEY_UINT, .min = lo, .max = hi, .def = d, .unit = u, \
+	  .help = h, .offset = offsetof(struct hwhint_cfg, f), .runtime = true, .pow2 = true }
 
 static const struct src_key hw_keys[] = {
 	KEY("pmu", STRING, 0, 0, "auto", "", pmu,
@@ -238,10 +242,10 @@ static const struct src_key hw_keys[] = {
 	    "Intel PEBS: sample stores (mem-stores) besides loads."),
 	KEY("lower_only", BOOL, 0, 0, "true", "", lower_only,
 	    "Queue only samples of pages not known to be on the top tier (the pipeline drops the others anyway)."),
-	KEY("ring_pages", UINT, 1, 65536, "256", "pages", ring_pages,
-	    "Data pages of each CPU's perf ring, a power of two; counts against perf_event_mlock_kb without CAP_IPC_LOCK."),
-	KEY("queue_len", UINT, 2, 1 << 24, "65536", "samples", queue_len,
-	    "Samples each reader thread queues for the loop, a power of two; a full queue drops (hwhint_dropped_events)."),
+	KEY_POW2("ring_pages", 1, 65536, "256", "pages", ring_pages,
+		 "Data pages of each CPU's perf ring, a power of two; counts against perf_event_mlock_kb without CAP_IPC_LOCK."),
+	KEY_POW2("queue_len", 2, 1 << 24, "65536", "samples", queue_len,
+		 "Samples each reader thread queues for the loop, a power of two; a full queue drops (hwhint_dropped_events)."),
 	KEY("readers", UINT, 1, 64, "1", "", readers,
 	    "Reader threads draining the rings (rings dealt out round-robin)."),
 	KEY("wakeup_ms", UINT, 1, 10000, "50", "ms", wakeup_ms,

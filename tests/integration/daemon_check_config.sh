@@ -101,7 +101,7 @@ echo "$out" | grep -qxF "$C: syntax and values: ok" || fail "syntax line: $out"
 echo "$out" | grep -qxF "$C: topology: error: lower_tier_nodes 0 inverts the tiers: it names every node with CPUs (0), and the top tier left has only CPU-less nodes (1). Name the CPU-less (CXL) nodes instead, see \`pghot topology\`" ||
 	fail "topology line: $out"
 echo "$out" | grep -qxF "$C: targets: error: target pid 4242 not found (no $T/proc/4242): check the pid or use comm = NAME" || fail "targets line: $out"
-echo "$out" | grep -qxF "$C: paths: error: feed '$T/nodir/feed': directory '$T/nodir' does not exist" || fail "paths line: $out"
+echo "$out" | grep -qF "$C: paths: error: feed '$T/nodir/feed': directory '$T/nodir' does not exist: create it, or give a path in an existing directory" || fail "paths line: $out"
 echo "$out" | tail -1 | grep -qxF "$C: cannot start: 3 checks failed" || fail "last line: $out"
 ok "--check-config: a config that cannot start is named so, with each reason, exit 3"
 

@@ -186,6 +186,8 @@ static const struct bad bads[] = {
 	{ "[targets]\npids = 99999999999\n",
 	  "t.conf:2: key 'pids': '99999999999' is out of range: give process ids, 1 to 4194304" },
 	{ "[targets]\npids = 0\n", "t.conf:2: key 'pids': '0' is out of range: give process ids, 1 to 4194304" },
+	{ "[targets]\npids = 12, 13 12\n", "t.conf:2: key 'pids': pid 12 is named twice: name each pid once" },
+	{ "[targets]\npids = 12\npids = 12\n", "t.conf:3: key 'pids': pid 12 is named twice: name each pid once" },
 	{ "[targets]\ncomm = averyveryverylongname\n",
 	  "t.conf:2: key 'comm': 'averyveryverylongname' is longer than 15 characters: give the name as /proc/PID/comm shows it (the kernel keeps 15)" },
 	{ "[targets]\nmin_rss_mb = -1\n",
@@ -196,6 +198,10 @@ static const struct bad bads[] = {
 	{ "[damon]\naggr_us = 0\n", "t.conf:2: key 'aggr_us': '0' is out of range: give 1000 to 100000000 us; the nearest accepted value is 1000" },
 	{ "[damon]\nmin_nr_regions = 1\n", "t.conf:2: key 'min_nr_regions': '1' is out of range: give 3 to 100000 regions; the nearest accepted value is 3" },
 	{ "[damon]\nmax_nr_regions = 1000000\n", "t.conf:2: key 'max_nr_regions': '1000000' is out of range: give 3 to 100000 regions; the nearest accepted value is 100000" },
+	/* a ring size: in range, but not a power of two */
+	{ "[hwhint]\nring_pages = 3\n", "t.conf:2: key 'ring_pages': 3 is not a power of two: give 2 or 4" },
+	{ "[hwhint]\nqueue_len = 3\n", "t.conf:2: key 'queue_len': 3 is not a power of two: give 2 or 4" },
+	{ "[hwhint]\nring_pages = 65535\n", "t.conf:2: key 'ring_pages': 65535 is not a power of two: give 32768 or 65536" },
 	{ "[damon]\nmin_nr_regions = 50\nmax_nr_regions = 20\n",
 	  "t.conf:3: key 'max_nr_regions': '20' is below min_nr_regions (50)" },
 	{ "[damon]\nsample_us = 50000\naggr_us = 20000\n",
@@ -421,6 +427,13 @@ static void test_long_lines(void **state)
 	strcat(text, "\n");
 	assert_int_not_equal(parse(text), 0);
 	assert_string_equal(err, "t.conf:2: line longer than 198 characters (the most a line may hold): give a pids or comm list on several lines, each 'pids = ...' or 'comm = ...' line adds to the list");
+	/* a long comment: no list to split */
+	memset(line, 'x', 250);
+	line[0] = '#';
+	line[250] = '\0';
+	snprintf(text, sizeof(text), "[targets]\n%s\n", line);
+	assert_int_not_equal(parse(text), 0);
+	assert_string_equal(err, "t.conf:2: line longer than 198 characters (the most a line may hold, a comment's too): shorten it or split it");
 	/* repeated list keys add to the list */
 	assert_int_equal(parse("[targets]\npids = 1 2\ncomm = a b\npids = 3\n"
 			       "comm = c\n[engine]\nmode = default\n[targets]\npids = 4\n"), 0);

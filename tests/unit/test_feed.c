@@ -208,6 +208,35 @@ static void test_malformed_log_printable(void **state)
 	rmdir(dir);
 }
 
+static void keep_msg(void *arg, int level, const char *msg)
+{
+	snprintf(arg, 256, "%s", msg);
+}
+
+/* A NUL byte in a line would end the text shown before the fault: the
+ * message names it. */
+static void test_malformed_nul(void **state)
+{
+	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256], msg[256] = "";
+	struct got g = { 0 };
+	struct src_cfg cfg = { .feed_path = path, .log = keep_msg, .log_arg = msg };
+	void *priv = NULL;
+	char err[256];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/feed", dir);
+	f = fopen(path, "w");
+	fwrite("11 4096\0junk\n", 1, 13, f);
+	fclose(f);
+	assert_int_equal(feed_open(&cfg, &priv, err, sizeof(err)), 0);
+	assert_int_equal(poll_into(priv, 100, &g), 0);
+	assert_non_null(strstr(msg, "malformed line 1 '11 4096' and a NUL byte, ignoring"));
+	src_feed.ops->close(priv);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_fifo(void **state)
 {
 	char dir[] = "/tmp/pghot-feed-XXXXXX", path[256];
@@ -447,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_file_follow),
 		cmocka_unit_test(test_malformed_log_printable),
+		cmocka_unit_test(test_malformed_nul),
 		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_fifo_partial_last_line),
 		cmocka_unit_test(test_socket_clients),

@@ -14,7 +14,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 
 #include <ini.h>
@@ -186,7 +189,8 @@ static void add_source_keys(size_t idx)
 			.offset = OFF(src) + idx * SRC_CFG_MAX + key->offset,
 			.flags = (key->runtime ? CFG_F_RUNTIME : 0) |
 				 (key->type == SRC_KEY_PATH ? CFG_F_PATH : 0) |
-				 (key->required ? CFG_F_REQUIRED : 0),
+				 (key->required ? CFG_F_REQUIRED : 0) |
+				 (key->pow2 ? CFG_F_POW2 : 0),
 			.src = (int)idx,
 			.required = key->required,
 			.words = key->words,
@@ -668,6 +672,25 @@ static int bad_number(const struct pghotd_config *c, int line,
 	return fail(errbuf, errlen, c, line, "%s", msg);
 }
 
+/* A CFG_F_POW2 key's value @v, in range but not a power of two: the two
+ * powers of two around it (within the key's range). */
+static int pow2_nearest(const struct pghotd_config *c, int line,
+			const struct cfg_desc *d, uint64_t v, char *errbuf,
+			size_t errlen)
+{
+	uint64_t lo = 1;
+
+	while (lo <= v / 2)
+		lo *= 2;
+	if (lo < d->min || lo * 2 > d->max)
+		return fail(errbuf, errlen, c, line, "key '%s': %" PRIu64
+			    " is not a power of two: give %" PRIu64, d->name, v,
+			    lo < d->min ? lo * 2 : lo);
+	return fail(errbuf, errlen, c, line, "key '%s': %" PRIu64
+		    " is not a power of two: give %" PRIu64 " or %" PRIu64, d->name,
+		    v, lo, lo * 2);
+}
+
 /* @append: a pids or comm value adds to the list (a repeated key or an
  * indented continuation line in a file); else it replaces it. */
 static int set_value(struct pghotd_config *c, const char *section,
@@ -691,6 +714,8 @@ static int set_value(struct pghotd_config *c, const char *section,
 	case CFG_UINT:
 		if (cli_parse_u64(value, &v) || v < d->min || v > d->max)
 			return bad_number(c, line, d, value, c->mode, errbuf, errlen);
+		if ((d->flags & CFG_F_POW2) && (v & (v - 1)))
+			return pow2_nearest(c, line, d, v, errbuf, errlen);
 		*(uint64_t *)f = v;
 		return 0;
 	case CFG_TUNABLE: {
@@ -816,6 +841,12 @@ static int set_value(struct pghotd_config *c, const char *section,
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': more than %d pids; use comm or cgroup",
 					    d->name, CFG_MAX_PIDS);
+			/* one of the two may be a typo for another pid */
+			for (size_t j = 0; j < k; j++)
+				if (c->pids[j] == (pid_t)v)
+					return fail(errbuf, errlen, c, line,
+						    "key '%s': pid %s is named twice: name each pid once",
+						    d->name, tok);
 			c->pids[k++] = (pid_t)v;
 			p += l;
 		}
@@ -1313,8 +1344,12 @@ int cfg_parse_string(struct pghotd_config *c, const char *text, size_t len,
 			return fail(errbuf, errlen, c, r.long_line,
 				    "key '%s': value too long for one line (a line holds at most %d characters)",
 				    d->name, r.max_len);
+		if (d)
+			return fail(errbuf, errlen, c, r.long_line,
+				    "line longer than %d characters (the most a line may hold): give a pids or comm list on several lines, each 'pids = ...' or 'comm = ...' line adds to the list",
+				    r.max_len);
 		return fail(errbuf, errlen, c, r.long_line,
-			    "line longer than %d characters (the most a line may hold): give a pids or comm list on several lines, each 'pids = ...' or 'comm = ...' line adds to the list",
+			    "line longer than %d characters (the most a line may hold, a comment's too): shorten it or split it",
 			    r.max_len);
 	}
 	/* the first error in the file: libinih goes on after a syntax error */
@@ -1327,16 +1362,51 @@ int cfg_parse_string(struct pghotd_config *c, const char *text, size_t len,
 	return cfg_finalize(c, errbuf, errlen);
 }
 
+/*
+ * @path opened for reading, if it is a regular file or a directory (whose
+ * read fails with EISDIR below, with its own advice). A FIFO would block
+ * the reader until someone writes it, and a device never ends: both are
+ * refused with a message in @errbuf. NULL with *@ret_err a negative errno
+ * (and @errbuf empty when the open itself failed).
+ */
+static FILE *open_regular(const char *path, char *errbuf, size_t errlen, int *ret_err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	FILE *f;
+
+	errbuf[0] = '\0';
+	if (fd < 0) {
+		*ret_err = -errno;
+		return NULL;
+	}
+	if (fstat(fd, &st) || (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) {
+		*ret_err = -EINVAL;
+		snprintf(errbuf, errlen,
+			 "%s: not a regular file (a FIFO, socket or device): give the config file, as /etc/pghot/pghot.conf",
+			 path);
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		*ret_err = -errno;
+		close(fd);
+	}
+	return f;
+}
+
 int cfg_load_file(struct pghotd_config *c, const char *path, char *errbuf,
 		  size_t errlen)
 {
-	FILE *f = fopen(path, "re");
 	char *buf = NULL;
 	size_t cap = 0, len = 0;
 	int err;
+	FILE *f = open_regular(path, errbuf, errlen, &err);
 
 	if (!f) {
-		err = -errno;
+		if (errbuf[0])	/* not a regular file: said why */
+			return err;
 		/* the first start after an install that put no config */
 		snprintf(errbuf, errlen, "%s: cannot open: %s%s%s%s", path, strerror(-err),
 			 err == -ENOENT ? ": create it (make install puts a commented one at " PGHOT_SYSCONFDIR

@@ -107,6 +107,7 @@ enum cfg_kernel_tiering {
 #define CFG_F_REQUIRED 0x4	/* CFG_STRING: set when its source is on */
 #define CFG_F_NONEMPTY 0x8	/* CFG_F_PATH that cannot be empty (a root
 				 * or a directory every run needs) */
+#define CFG_F_POW2 0x10		/* CFG_UINT: a power of two (ring sizes) */
 
 struct cfg_desc {
 	const char *section;

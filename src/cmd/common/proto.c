@@ -209,6 +209,11 @@ int proto_connect(const char *path, char *errbuf, size_t errlen)
 	char line[PROTO_LINE_MAX], hello[64];
 	int fd, err;
 
+	if (!path[0]) {	/* [stats] socket = (empty): pghotd opens none */
+		snprintf(errbuf, errlen,
+			 "no control socket to connect to: the config's [stats] socket is empty (pghotd then opens none); pass --socket PATH");
+		return -EINVAL;
+	}
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		snprintf(errbuf, errlen, "socket path '%s' too long", path);
 		return -ENAMETOOLONG;

@@ -94,8 +94,9 @@ static const struct cfg_desc *find_key(const char *name)
 	cli_near_init(&n, dot ? dot + 1 : name);
 	for (const struct cfg_desc *t = cfg_table(&nk), *e = t + nk; t < e; t++)
 		cli_near_add(&n, t->name);
-	log_err("unknown key '%s'%s ('pghot ctl get' lists the keys)", name,
-		cli_did_you_mean(&n, "", near, sizeof(near)));
+	/* no key is longer than 64: a longer name is shown cut */
+	log_err("unknown key '%.64s%s'%s ('pghot ctl get' lists the keys)", name,
+		strlen(name) > 64 ? "..." : "", cli_did_you_mean(&n, "", near, sizeof(near)));
 	return NULL;
 }
 
@@ -155,10 +156,18 @@ static int build_request(const char *verb, int nargs, char **args, char *req,
 		return log_ret(2, LOG_ERR, "unknown command '%s'%s (%s)", verb,
 			       cli_did_you_mean(&n, "", near, sizeof(near)), HINT);
 	}
-	if (nargs > want || (nargs < want && strcmp(verb, "get")))
-		return log_ret(2, LOG_ERR, "'%s' takes %s (%s)", verb,
+	if (nargs > want || (nargs < want && strcmp(verb, "get"))) {
+		/* options go before the command: after it they are arguments */
+		bool opt = false;
+
+		for (int i = 0; i < nargs; i++)
+			opt = opt || args[i][0] == '-';
+		return log_ret(2, LOG_ERR, "'%s' takes %s%s (%s)", verb,
 			       want == 2 ? "a key and a value" :
-			       want ? "at most a key" : "no argument", HINT);
+			       want ? "at most a key" : "no argument",
+			       opt ? "; give options such as --socket before the command" : "",
+			       HINT);
+	}
 	if (nargs && !(d = find_key(args[0])))
 		return 2;
 	if (!strcmp(verb, "set") && (ret = check_set(d, args[1])))

@@ -438,12 +438,24 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->quiet = true;
 			continue;
 		}
+		/* alone, they print a list (cmd_sim()); with anything else, a
+		 * mistake */
+		if (!strcmp(argv[i], "--params") || !strcmp(argv[i], "--list")) {
+			log_err("%s takes no other option: run 'pghot sim %s' alone (%s)",
+				argv[i], argv[i], HINT);
+			return -1;
+		}
 		if (strncmp(argv[i], "--", 2) || !argv[i][2]) {
 			log_err("unexpected argument '%s' (%s)", argv[i], HINT);
 			return -1;
 		}
 		if (value_of(argc, argv, &i, &key, &val, buf, sizeof(buf)))
 			return -1;
+		if (!strcmp(key, "scenario") && o->scenario) {
+			log_err("--scenario given twice ('%s', then '%s'): give one (%s)",
+				o->scenario, val, HINT);
+			return -1;
+		}
 		if (!strcmp(key, "scenario"))
 			o->scenario = val;
 		else if (!strcmp(key, "json"))

@@ -317,8 +317,10 @@ static int need_dir(const char *what, const char *path, bool show_dir,
 		made = run_dir[0] && !strcmp(dir, run_dir) &&
 		       dir_exists(run_dir, parent, sizeof(parent));
 		if (!made) {
-			snprintf(bad, badlen, "%s '%s': directory '%s' does not exist",
-				 what, path, dir);
+			snprintf(bad, badlen,
+				 "%s '%s': directory '%s' does not exist: create it, or give a path in an existing directory%s%s%s",
+				 what, path, dir, run_dir[0] ? " or in run_dir '" : "",
+				 run_dir, run_dir[0] ? "' (created at start)" : "");
 			return -ENOENT;
 		}
 	}
