@@ -62,6 +62,15 @@ uint32_t dpace_set_quiet(struct dpace *p, bool quiet)
 	return quiet ? quiet_pace(p) : p->pace;
 }
 
+uint32_t dpace_set_hold(struct dpace *p, bool hold)
+{
+	if (hold != p->hold) {
+		dpace_reset(p);
+		p->hold = hold;
+	}
+	return p->quiet ? quiet_pace(p) : p->pace;
+}
+
 /* The pace after a window that saw @bp. */
 static uint32_t judged(const struct dpace *p, uint32_t bp)
 {
@@ -81,8 +90,10 @@ uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms)
 		dpace_restart(p);	/* it would see the quiet intervals */
 		return quiet_pace(p);
 	}
-	if (!p->goal_bp)
+	if (!p->goal_bp || p->hold) {
+		dpace_restart(p);	/* held: nothing to judge */
 		return p->pace;
+	}
 	/* the window starts with what it counts: no report, no start */
 	if (!p->started) {
 		if (p->window.possible > 0) {

@@ -474,6 +474,20 @@ uint32_t pl_lower_share_bp(const struct pl *pl);
  */
 bool pl_quiet(const struct pl *pl, uint64_t now_ms);
 
+/**
+ * pl_room_short() - whether promotion needs every sighting a source can
+ * give: the target node's free memory above the line demotion defends is
+ * below eager_room_pct of the node (then neither eager nor range promotion
+ * takes pages, and a page goes up after freq_threshold sightings within
+ * promote_window_ms), or demotion wants pages (it finds them in regions
+ * cold for a number of aggregations). A source whose evidence follows its
+ * pace (DAMON) then keeps its configured intervals (src_ops.set_hold()).
+ * May read node memory (ops->node_mem(), at most once a second).
+ * @now_ms: the pipeline's clock, ms
+ * Return: true when short of room; false also for a NULL @pl.
+ */
+bool pl_room_short(struct pl *pl, uint64_t now_ms);
+
 /** pl_demote_wanted() - whether a top-tier node was below its low
  * watermark at the last worker wake. */
 bool pl_demote_wanted(const struct pl *pl);

@@ -142,6 +142,16 @@ static double headroom(const struct pl *pl, int acc_nid)
 	return (double)(n->free_bytes - reserve) / (double)n->total_bytes;
 }
 
+bool pl_room_short(struct pl *pl, uint64_t now_ms)
+{
+	if (!pl)
+		return false;
+	if (pl->demote_wanted)
+		return true;
+	pl_node_mem_fresh(pl, now_ms);
+	return headroom(pl, -1) * 100 < pl->p.eager_room_pct;
+}
+
 /*
  * The first page of slice [first, first + step) (page numbers), from
  * offset @off on, that is not known to be on the top tier; probing a few

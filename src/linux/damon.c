@@ -1505,6 +1505,17 @@ static int damon_set_quiet(void *priv, bool quiet)
 	return 0;
 }
 
+/* Short of room, or not (dpace_set_hold()); the reader commits the pace. */
+static int damon_set_hold(void *priv, bool hold)
+{
+	struct damon_src *s = priv;
+
+	if (s->dead)
+		return -ENOTRECOVERABLE;
+	ask_pace(s, dpace_set_hold(&s->goal, hold));
+	return 0;
+}
+
 static void damon_stats(void *priv, struct src_stats *ret)
 {
 	*ret = ((struct damon_src *)priv)->st;
@@ -1640,6 +1651,7 @@ static const struct src_ops damon_ops = {
 	.interval_ms = damon_interval_ms,
 	.poll = damon_poll,
 	.set_quiet = damon_set_quiet,
+	.set_hold = damon_set_hold,
 	.stats = damon_stats,
 	.counters = damon_counters,
 	.close = damon_close,
@@ -1664,11 +1676,11 @@ static const struct src_key damon_keys[] = {
 	{ "hot_min_accesses", SRC_KEY_UINT, 1, 1000, "1", "samples",
 	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
 	  DOFF(hot_min_accesses), true, NULL, NULL, false },
-	{ "intervals_goal_bp", SRC_KEY_UINT, 0, 10000, "0", "bp",
-	  "The share of DAMON's checks to see an access, weighted by region size (as Linux 6.15's intervals_goal access_bp; DAMON_STAT aims at 400, 4%). After 20 aggregations at the configured intervals, then every 4, a share below half of it doubles both intervals, up to max_pace times the configured ones, and one above twice it halves them, never below the configured ones; committed online (Linux 6.11+). A slow workload then gives DAMON more sightings per check, up to max_pace. When the pipeline finds work after a quiet while, it starts over. 0 (the default) keeps the configured intervals: on the test bed the share is of the whole address space, and a fast guest lost DRAM access share with it on (docs/damon-source.md, \"The access goal\").",
+	{ "intervals_goal_bp", SRC_KEY_UINT, 0, 10000, "400", "bp",
+	  "The share of DAMON's checks to see an access, weighted by region size (as Linux 6.15's intervals_goal access_bp; DAMON_STAT aims at 400, 4%). After 20 aggregations at the configured intervals, then every 4, a share below half of it doubles both intervals, up to max_pace times the configured ones, and one above twice it halves them, never below the configured ones; committed online (Linux 6.11+). A slow workload then gives DAMON more sightings per check, and the kdamond costs less. While the top tier has no room for promotion by region (below eager_room_pct of free memory above demotion's line) or demotion wants pages, the configured intervals hold: pages then need every sighting. When the pipeline finds work after a quiet while, or has room again, it starts over. 0 keeps the configured intervals (docs/damon-source.md, \"The access goal\").",
 	  DOFF(intervals_goal_bp), true, NULL, NULL, false },
-	{ "max_pace", SRC_KEY_UINT, 1, 64, "8", "x",
-	  "The longest intervals intervals_goal_bp sets, as a multiple of the configured ones (the pace doubles up to it: 1, 2, 4, 8 ...; a step past it stops at it).",
+	{ "max_pace", SRC_KEY_UINT, 1, 64, "2", "x",
+	  "The longest intervals intervals_goal_bp sets, as a multiple of the configured ones (the pace doubles up to it: 1, 2, 4, 8 ...; a step past it stops at it). The share the goal reads is of the whole address space, which on the test bed stays below the goal, so the goal mostly runs at this.",
 	  DOFF(max_pace), true, NULL, NULL, false },
 	{ "quiet_slowdown", SRC_KEY_UINT, 1, 16, "8", "x",
 	  "While promotion has little to gain (for 3 s the lower tier held under 8% of the accesses the sources saw, and under 2% in at least 3 of every 5 polls, and demotion, if on, wanted no pages), DAMON samples and aggregates this many times slower, committed online (Linux 6.11+); a lower-tier share of 8% brings the configured intervals back. 1 keeps them always.",

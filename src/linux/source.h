@@ -157,6 +157,16 @@ struct src_ops {
 	 */
 	int (*set_quiet)(void *priv, bool quiet);
 	/**
+	 * set_hold() - promotion needs every sighting the source can give
+	 * (@hold true: pl_room_short(), no room on the top tier or demotion
+	 * wants pages), or no longer (false). A source that slows its pace
+	 * for other reasons (DAMON's access goal) keeps its configured one
+	 * while held; quiet (set_quiet()) still slows it. Called when the
+	 * state changes. Never blocks. May be NULL.
+	 * Return: 0 or a negative errno (logged; the source stays as it was).
+	 */
+	int (*set_hold)(void *priv, bool hold);
+	/**
 	 * poll() - hand what was observed since the last call to @sink.
 	 * Never blocks. @now_ms: the loop's clock, for reports without a time
 	 * of their own.

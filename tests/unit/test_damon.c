@@ -1600,7 +1600,9 @@ static uint64_t counter(void *p, const char *name)
 #define INTERVALS "kdamonds/0/contexts/0/monitoring_attrs/intervals/"
 
 /* Quiet: both intervals quiet_slowdown times longer, committed online on
- * 6.12 (no off/on), and back at the next busy; interval_ms() follows. */
+ * 6.12 (no off/on), and back at the next busy; interval_ms() follows.
+ * Held (short of room) changes nothing at the configured pace, and quiet
+ * still slows a held source. */
 static void test_quiet_pace(void **state)
 {
 	struct fk *k = fk_new(612, true);
@@ -1635,6 +1637,17 @@ static void test_quiet_pace(void **state)
 	assert_int_equal(counter(p, "damon_pace_changes"), 2);
 	assert_int_equal(poll_sync(p, 2000, &col), 0);
 	assert_int_equal(src_damon.ops->interval_ms(p), 200);
+	/* short of room: the configured pace, already in use, holds; quiet
+	 * still slows it */
+	assert_int_equal(src_damon.ops->set_hold(p, true), 0);
+	assert_int_equal(damon_src_settle(p), 0);
+	assert_int_equal(k->nr_commit, 2);
+	assert_int_equal(src_damon.ops->set_quiet(p, true), 0);
+	assert_int_equal(damon_src_settle(p), 0);
+	assert_string_equal(KGET(k, b, INTERVALS "sample_us"), "40000");
+	assert_int_equal(src_damon.ops->set_hold(p, false), 0);
+	assert_int_equal(damon_src_settle(p), 0);
+	assert_int_equal(counter(p, "damon_pace"), 4);
 	src_damon.ops->close(p);
 	fk_free(k);
 }

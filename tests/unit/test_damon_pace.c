@@ -157,6 +157,35 @@ static void test_quiet(void **state)
 	assert_int_equal(dpace_set_quiet(&p, true), 1);	/* 0 counts as 1 */
 }
 
+/* Held: pace 1 and nothing judged, whatever the windows see; released: a
+ * first window at pace 1, then the goal again; quiet still slows a held
+ * pace. */
+static void test_hold(void **state)
+{
+	struct dpace p;
+	struct dpace_sum low = share(0);
+	uint64_t now = 0;
+
+	dpace_init(&p, 400, 8, 4);
+	assert_int_equal(window(&p, &now, 0), 2);
+	assert_int_equal(dpace_set_hold(&p, true), 1);
+	for (int i = 0; i < 5; i++) {
+		dpace_add(&p, &low);
+		now += 100000;
+		assert_int_equal(dpace_decide(&p, now, 100), 1);
+	}
+	assert_int_equal(p.judged, 0);
+	assert_int_equal(dpace_set_hold(&p, true), 1);
+	assert_int_equal(dpace_set_quiet(&p, true), 4);
+	assert_int_equal(dpace_set_quiet(&p, false), 1);
+	assert_int_equal(dpace_set_hold(&p, false), 1);
+	now += 100000;
+	assert_int_equal(window(&p, &now, 0), 2);	/* a first window */
+	assert_int_equal(window(&p, &now, 0), 4);
+	dpace_init(&p, 0, 8, 1);
+	assert_int_equal(dpace_set_hold(&p, true), 1);	/* goal off: pace 1 */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_restart_and_off),
 		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_hold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -117,6 +117,8 @@ static void test_promote_then_pressure(void **state)
 	struct pl_stats st;
 
 	add_target(pl, a);
+	assert_false(pl_room_short(pl, t));	/* DRAM all but empty */
+	assert_false(pl_room_short(NULL, t));
 	r[0] = range(100, a->base, HOT_PAGES, false, 3);
 	r[1] = range(100, a->base + HOT_PAGES * FM_PAGE, A_PAGES - HOT_PAGES, true, 40);
 	for (; t < 31000; t += 100)
@@ -147,8 +149,10 @@ static void test_promote_then_pressure(void **state)
 		/* 256 MB/s for 100 ms: 6553 pages at most per pass */
 		assert_true(fm.moved_down - down_before <= 6554);
 		/* demotion reads cold regions by their age: full pace */
-		if (pl_demote_wanted(pl))
+		if (pl_demote_wanted(pl)) {
 			assert_false(pl_quiet(pl, t));
+			assert_true(pl_room_short(pl, t));
+		}
 	}
 	pl_stats(pl, &st);
 	tb = pl_target_find(pl, 200);
@@ -179,6 +183,8 @@ static void test_pressure_without_demotion(void **state)
 		step(pl, &r, 1, t);
 	pl_stats(pl, &st);
 	assert_false(pl_demote_wanted(pl));
+	/* 1 MiB free: below eager_room_pct, pages need every sighting */
+	assert_true(pl_room_short(pl, 3000));
 	assert_int_equal(st.pgdemote_candidates, 0);
 	assert_int_equal(fm.moved_down, 0);
 	free_pl(pl);

@@ -121,6 +121,8 @@ static int src_open(struct daemon *d, const struct pghotd_config *c,
 	/* one opened by a reload learns what the others were told */
 	if (d->quiet && desc->ops->set_quiet && desc->ops->set_quiet(s->priv, true))
 		log_warn("%s: cannot change pace", desc->name);
+	if (d->hold && desc->ops->set_hold && desc->ops->set_hold(s->priv, true))
+		log_warn("%s: cannot change pace", desc->name);
 	return 0;
 }
 
@@ -706,25 +708,28 @@ static void handle_fds(struct daemon *d, const struct loop_fds *f)
 	}
 }
 
-/* Tell the sources when the pipeline turns quiet or busy (pl_quiet()). */
-static void tell_quiet(struct daemon *d)
+/* Tell the sources when the pipeline turns quiet or busy (pl_quiet()),
+ * and when it runs short of room or has room again (pl_room_short()). */
+static void tell_pace(struct daemon *d)
 {
-	bool quiet = pl_quiet(d->pl, d->now);
+	bool quiet = pl_quiet(d->pl, d->now), hold = pl_room_short(d->pl, d->now);
 
-	if (quiet == d->quiet)
+	if (quiet == d->quiet && hold == d->hold)
 		return;
-	d->quiet = quiet;
 	for (size_t s = 0; s < src_registry_len; s++) {
 		const struct src_ops *ops = d->src[s].desc ? d->src[s].desc->ops : NULL;
-		int err;
+		int err = 0;
 
-		if (!ops || !ops->set_quiet)
-			continue;
-		err = ops->set_quiet(d->src[s].priv, quiet);
+		if (ops && quiet != d->quiet && ops->set_quiet)
+			err = ops->set_quiet(d->src[s].priv, quiet);
+		if (ops && hold != d->hold && ops->set_hold && !err)
+			err = ops->set_hold(d->src[s].priv, hold);
 		if (err)
 			log_warn("%s: cannot change pace: %s", d->src[s].desc->name,
 				 strerror(-err));
 	}
+	d->quiet = quiet;
+	d->hold = hold;
 }
 
 const char *loop_part_name(enum loop_part p)
@@ -767,7 +772,7 @@ static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 		*ret_pl_next = UINT64_MAX;
 	else {
 		pl_run(d->pl, d->now, ret_pl_next);
-		tell_quiet(d);
+		tell_pace(d);
 		t_us = charge(d, LOOP_WORKERS, t_us);
 	}
 	chores_run(d, d->now);
