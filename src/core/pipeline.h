@@ -482,11 +482,12 @@ bool pl_quiet(const struct pl *pl, uint64_t now_ms);
  * promote_window_ms), or demotion wants pages (it finds them in regions
  * cold for a number of aggregations). A source whose evidence follows its
  * pace (DAMON) then keeps its configured intervals (src_ops.set_hold()).
- * May read node memory (ops->node_mem(), at most once a second).
- * @now_ms: the pipeline's clock, ms
- * Return: true when short of room; false also for a NULL @pl.
+ * Judged on the last node memory read (by reports and workers, at most
+ * once a second); reads none itself, so an idle pipeline stays free.
+ * Return: true when short of room; false before any reading, and for a
+ * NULL @pl.
  */
-bool pl_room_short(struct pl *pl, uint64_t now_ms);
+bool pl_room_short(const struct pl *pl);
 
 /** pl_demote_wanted() - whether a top-tier node was below its low
  * watermark at the last worker wake. */

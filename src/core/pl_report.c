@@ -142,14 +142,15 @@ static double headroom(const struct pl *pl, int acc_nid)
 	return (double)(n->free_bytes - reserve) / (double)n->total_bytes;
 }
 
-bool pl_room_short(struct pl *pl, uint64_t now_ms)
+bool pl_room_short(const struct pl *pl)
 {
 	if (!pl)
 		return false;
 	if (pl->demote_wanted)
 		return true;
-	pl_node_mem_fresh(pl, now_ms);
-	return headroom(pl, -1) * 100 < pl->p.eager_room_pct;
+	/* the last reading: reports and workers keep it fresh, and an idle
+	 * pipeline reads no node memory */
+	return pl->mem_ms && headroom(pl, -1) * 100 < pl->p.eager_room_pct;
 }
 
 /*

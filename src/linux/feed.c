@@ -173,8 +173,9 @@ static void malformed(struct feed *f, struct feed_conn *c, const char *raw,
 	 * so a feed line cannot forge a log line; a NUL byte would end the
 	 * text shown early, so it is named */
 	const char *line = raw, *nul = memchr(raw, '\0', len);
-	int shown = (int)(nul ? (size_t)(nul - raw) : len > 80 ? 80 : len);
-	const char *cut = nul ? "' and a NUL byte" : len > 80 ? "...'" : "'";
+	size_t upto = nul ? (size_t)(nul - raw) : len;	/* the text before any NUL */
+	int shown = (int)(upto > 80 ? 80 : upto);
+	const char *cut = upto > 80 ? "...'" : nul ? "' and a NUL byte" : "'";
 
 	f->st.malformed++;
 	if (f->last_log_ms && f->now_ms - f->last_log_ms < FEED_LOG_EVERY_MS) {
@@ -182,8 +183,6 @@ static void malformed(struct feed *f, struct feed_conn *c, const char *raw,
 		return;
 	}
 	f->last_log_ms = f->now_ms ? f->now_ms : 1;
-	if (shown > 80)
-		shown = 80;
 	if (f->suppressed)
 		feed_log(f, LOG_WARNING,
 			 "feed '%s': malformed line %llu '%.*s%s, ignoring (expected 'pid vaddr [nid] [time_ms]'); %llu more malformed lines not shown",

@@ -451,14 +451,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		}
 		if (value_of(argc, argv, &i, &key, &val, buf, sizeof(buf)))
 			return -1;
-		if (!strcmp(key, "scenario") && o->scenario) {
-			log_err("--scenario given twice ('%s', then '%s'): give one (%s)",
-				o->scenario, val, HINT);
-			return -1;
-		}
-		if (!strcmp(key, "scenario"))
+		if (!strcmp(key, "scenario")) {
+			if (o->scenario) {
+				log_err("--scenario given twice ('%s', then '%s'): give one (%s)",
+					o->scenario, val, HINT);
+				return -1;
+			}
 			o->scenario = val;
-		else if (!strcmp(key, "json"))
+		} else if (!strcmp(key, "json"))
 			o->json = val;
 		else if (!strcmp(key, "plot"))
 			o->plot = val;

@@ -712,7 +712,7 @@ static void handle_fds(struct daemon *d, const struct loop_fds *f)
  * and when it runs short of room or has room again (pl_room_short()). */
 static void tell_pace(struct daemon *d)
 {
-	bool quiet = pl_quiet(d->pl, d->now), hold = pl_room_short(d->pl, d->now);
+	bool quiet = pl_quiet(d->pl, d->now), hold = pl_room_short(d->pl);
 
 	if (quiet == d->quiet && hold == d->hold)
 		return;
