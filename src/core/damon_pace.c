@@ -94,11 +94,16 @@ uint32_t dpace_decide(struct dpace *p, uint64_t now_ms, uint64_t aggr_ms)
 		dpace_restart(p);	/* held: nothing to judge */
 		return p->pace;
 	}
-	/* the window starts with what it counts: no report, no start */
+	/* the window starts with the first access seen: what DAMON saw of
+	 * an idle target before it (no report, or regions without an
+	 * access) says nothing of the pace its work wants, and would halve
+	 * the share of the window its work starts in */
 	if (!p->started) {
-		if (p->window.possible > 0) {
+		if (p->window.seen > 0) {
 			p->started = true;
 			p->start_ms = now_ms;
+		} else {
+			p->window = (struct dpace_sum){ 0 };
 		}
 		return p->pace;
 	}

@@ -104,10 +104,11 @@ void dpace_add(struct dpace *p, const struct dpace_sum *sum);
  * @aggr_ms: the configured aggregation interval, ms (0 counts as 1; the
  *           window is DPACE_WINDOW_AGGRS times it times the pace in use)
  *
- * A window starts at the first call that finds something in it (so a
- * target that shows up late still gets a whole first window); one that
- * has passed is judged, and the next starts with the next report. While
- * quiet, the window is dropped and nothing is judged.
+ * A window starts at the first call that finds an access in it (so a
+ * target that shows up late, or idles before its work starts, still gets
+ * a whole first window of its work; what came before is dropped); one
+ * that has passed is judged, and the next starts at the next access seen.
+ * While quiet, the window is dropped and nothing is judged.
  * Return: the pace, 1..max_pace (while quiet: dpace_set_quiet()'s; while
  * held and not quiet: 1); it changes only when a window is judged or the
  * quiet or held state changes.

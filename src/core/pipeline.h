@@ -371,9 +371,15 @@ int pl_flush(struct pl *pl, uint64_t now_ms);
 
 /**
  * pl_run() - do what is due at @now_ms: the promotion workers whose
- * sleep_ms passed (node memory refreshed first through ops->node_mem()),
- * the demotion pass after them, reaping every reap_interval_ms.
- * @ret_next_ms: if not NULL, receives the time of the next due work.
+ * sleep_ms passed and whose node has ready pages (node memory refreshed
+ * first through ops->node_mem()), the demotion pass after them, reaping
+ * every reap_interval_ms.
+ * @ret_next_ms: if not NULL, receives the time of the next due work: of a
+ *   worker with work, or the next reap. A worker without work asks for no
+ *   time (as kmigrated waits while its node has no ready page): reports
+ *   may give it some, so call pl_run() again after reports and pl_flush();
+ *   it wakes then if sleep_ms passed since its last turn, else at the
+ *   time that returns.
  * Return: 0, or -ENOMEM.
  */
 int pl_run(struct pl *pl, uint64_t now_ms, uint64_t *ret_next_ms);

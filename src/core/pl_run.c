@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Work on a clock: the promotion workers (one per lower-tier node, waking
- * every sleep_ms as the kernel's kmigrated threads do while their node has
- * ready pages), the demotion pass after them, and reaping of records
- * nobody can use any more.
+ * at most every sleep_ms as the kernel's kmigrated threads do, and only
+ * while their node has ready pages), the demotion pass after them, and
+ * reaping of records nobody can use any more.
  */
 #include <errno.h>
 #include <syslog.h>
@@ -53,8 +53,9 @@ void pl_node_mem_fresh(struct pl *pl, uint64_t now_ms)
 /*
  * A worker has work when its node has ready pages, or, while demotion is
  * on, every time (the pass after the workers watches the top tier's free
- * memory). One without work skips its wake: an idle pipeline reads no
- * node memory and calls no migrator.
+ * memory). One without work skips its wake and asks for none: an idle
+ * pipeline reads no node memory, calls no migrator and needs no turn of
+ * its caller's loop.
  */
 static bool has_work(const struct pl *pl, const struct pl_worker *w)
 {
@@ -100,9 +101,13 @@ int pl_run(struct pl *pl, uint64_t now_ms, uint64_t *ret_next_ms)
 		pl->st.leaves_reaped += freed;
 		pl->next_reap_ms = now_ms + pl->p.reap_interval_ms;
 	}
+	/* a worker without work asks for no time: it waits for reports to
+	 * give it some (the caller runs this again after them), as kmigrated
+	 * waits for its node's flag; a loop turn every sleep_ms for nothing
+	 * cost a daemon under TCG 5-10 ms of CPU a second */
 	next = pl->next_reap_ms;
 	for (size_t i = 0; i < pl->nr_w; i++)
-		if (pl->w[i].next_ms < next)
+		if (pl->w[i].next_ms < next && has_work(pl, &pl->w[i]))
 			next = pl->w[i].next_ms;
 	if (ret_next_ms)
 		*ret_next_ms = next;

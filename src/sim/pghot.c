@@ -45,7 +45,17 @@ struct pgsim {
 	size_t rcap;
 	uint64_t looked_up;		/* pl_stats.pages_looked_up charged so far */
 	uint64_t reported;
+	struct sim_agent *workers;	/* runs pl_run() */
 };
+
+/* Reports may have given the workers work: pghotd's loop runs pl_run()
+ * after every poll; the kernel's kmigrated looks every sleep_ms anyway
+ * (run_agent()). */
+static void wake_workers(struct pgsim *ps, uint64_t now)
+{
+	if (!ps->kernel && ps->workers && ps->workers->next_ns > now)
+		ps->workers->next_ns = now;
+}
 
 static struct sim_proc *proc_of(struct sim *s, pid_t pid)
 {
@@ -185,6 +195,9 @@ static void run_agent(struct sim *s, struct sim_agent *a, uint64_t now)
 		charge_records(s, ps, st.pages_reported - ps->reported);
 		ps->looked_up = st.pages_looked_up;
 	}
+	/* kmigrated's wait_event_timeout(): a look every sleep_ms */
+	if (ps->kernel && next_ms > now / 1000000 + s->sc->pghot.sleep_ms)
+		next_ms = now / 1000000 + s->sc->pghot.sleep_ms;
 	a->next_ns = next_ms * 1000000 > now ? next_ms * 1000000 : now + 1000000;
 }
 
@@ -203,6 +216,7 @@ void sim_pghot_report(struct sim *s, struct sim_thread *t, uint32_t pg, enum pgh
 
 	pl_report_samples(ps->pl, src, &smp, 1);
 	charge_records(s, ps, 1);
+	wake_workers(ps, (uint64_t)t->clock);
 }
 
 void sim_pghot_sample(struct sim *s, struct sim_thread *t, uint32_t pg, int page_nid,
@@ -237,6 +251,7 @@ void sim_pghot_flush_samples(struct sim *s, enum pghot_src src)
 	pl_report_samples(ps->pl, src, ps->batch, ps->n);
 	charge_records(s, ps, ps->n);
 	ps->n = 0;
+	wake_workers(ps, s->now_ns);
 }
 
 /* pghotd's damon source: a region per report, hot or cold. */
@@ -282,6 +297,7 @@ static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 	}
 	pl_report_ranges(ps->pl, PGHOT_SRC_SCAN, ps->ranges, n, now / 1000000);
 	pl_flush(ps->pl, now / 1000000);
+	wake_workers(ps, now);
 	/* the damon source's pace: the access goal's, or slower while quiet,
 	 * as damon.c's poll(), set_quiet() and set_hold() */
 	dpace_set_quiet(&ps->pace[c->target], pl_quiet(ps->pl, now / 1000000));
@@ -334,6 +350,7 @@ int sim_pghot_init(struct sim *s)
 	struct pgsim *ps = calloc(1, sizeof(*ps));
 	struct pl_params p;
 	char err[256];
+	int ret;
 
 	if (!ps)
 		return -ENOMEM;
@@ -358,8 +375,11 @@ int sim_pghot_init(struct sim *s)
 	if (!ps->pl)
 		return sim_errf(s, -EINVAL, "pghot: %s", err);
 	set_present(s);
-	return add_targets(s, ps) ?: (sim_agent_add(s, "pghot-workers", run_agent, ps,
-						    s->now_ns) ? 0 : -ENOMEM);
+	ret = add_targets(s, ps);
+	if (ret)
+		return ret;
+	ps->workers = sim_agent_add(s, "pghot-workers", run_agent, ps, s->now_ns);
+	return ps->workers ? 0 : -ENOMEM;
 }
 
 void sim_pghot_counters(struct sim *s)

@@ -63,8 +63,8 @@ static void test_steps(void **state)
 	assert_int_equal(p.last_bp, 100);
 	assert_int_equal(window(&p, &now, 199), 4);
 	assert_int_equal(window(&p, &now, 50), 8);
-	assert_int_equal(window(&p, &now, 0), 12);		/* max_pace */
-	assert_int_equal(window(&p, &now, 0), 12);
+	assert_int_equal(window(&p, &now, 1), 12);		/* max_pace */
+	assert_int_equal(window(&p, &now, 1), 12);
 	assert_int_equal(window(&p, &now, 200), 12);		/* goal / 2: stays */
 	assert_int_equal(window(&p, &now, 800), 12);		/* 2 x goal: stays */
 	assert_int_equal(window(&p, &now, 801), 6);
@@ -80,10 +80,12 @@ static void test_steps(void **state)
 static void test_window(void **state)
 {
 	struct dpace p;
-	struct dpace_sum low = share(0);
+	struct dpace_sum low = share(1), idle = share(0), mid = share(500);
 
 	dpace_init(&p, 400, 8, 1);
 	assert_int_equal(dpace_decide(&p, 0, 100), 1);		/* nothing: no start */
+	dpace_add(&p, &idle);
+	assert_int_equal(dpace_decide(&p, 1000, 100), 1);	/* no access: no start */
 	assert_int_equal(dpace_decide(&p, 60000, 100), 1);
 	dpace_add(&p, &low);
 	assert_int_equal(dpace_decide(&p, 60000, 100), 1);	/* starts */
@@ -100,6 +102,17 @@ static void test_window(void **state)
 	assert_int_equal(dpace_decide(&p, 80000, 100), 1);	/* starts */
 	assert_int_equal(dpace_decide(&p, 80400, 100), 1);	/* a first window */
 	assert_int_equal(dpace_decide(&p, 82000, 100), 2);
+
+	/* what an idle target showed before its work is dropped: three idle
+	 * rounds would have diluted 5% (within the band) to 1.25% */
+	dpace_reset(&p);
+	for (int i = 0; i < 3; i++) {
+		dpace_add(&p, &idle);
+		assert_int_equal(dpace_decide(&p, 90000 + (uint64_t)i * 100, 100), 1);
+	}
+	dpace_add(&p, &mid);
+	assert_int_equal(dpace_decide(&p, 90300, 100), 1);	/* starts */
+	assert_int_equal(dpace_decide(&p, 92300, 100), 1);	/* 5%: stays */
 }
 
 /* restart() drops what the window saw; nr_accesses above the most counts
@@ -107,7 +120,7 @@ static void test_window(void **state)
 static void test_restart_and_off(void **state)
 {
 	struct dpace p;
-	struct dpace_sum low = share(0), high = { 0 };
+	struct dpace_sum low = share(1), high = { 0 };
 
 	dpace_sum_add(&high, MB, 25, 20);
 	dpace_init(&p, 400, 8, 1);
@@ -134,11 +147,11 @@ static void test_restart_and_off(void **state)
 static void test_quiet(void **state)
 {
 	struct dpace p;
-	struct dpace_sum low = share(0);
+	struct dpace_sum low = share(1);
 	uint64_t now = 0;
 
 	dpace_init(&p, 400, 8, 4);
-	assert_int_equal(window(&p, &now, 0), 2);
+	assert_int_equal(window(&p, &now, 1), 2);
 	assert_int_equal(dpace_set_quiet(&p, true), 4);
 	dpace_add(&p, &low);
 	assert_int_equal(dpace_decide(&p, now + 100000, 100), 4);
@@ -147,9 +160,9 @@ static void test_quiet(void **state)
 	assert_int_equal(dpace_set_quiet(&p, false), 1);
 	assert_int_equal(p.judged, 0);
 	now += 200000;
-	assert_int_equal(window(&p, &now, 0), 2);	/* a first window */
-	assert_int_equal(window(&p, &now, 0), 4);
-	assert_int_equal(window(&p, &now, 0), 8);
+	assert_int_equal(window(&p, &now, 1), 2);	/* a first window */
+	assert_int_equal(window(&p, &now, 1), 4);
+	assert_int_equal(window(&p, &now, 1), 8);
 	assert_int_equal(dpace_set_quiet(&p, true), 8);	/* the goal's is slower */
 	assert_int_equal(dpace_set_quiet(&p, false), 1);
 	assert_int_equal(dpace_set_quiet(&p, false), 1);
@@ -163,11 +176,11 @@ static void test_quiet(void **state)
 static void test_hold(void **state)
 {
 	struct dpace p;
-	struct dpace_sum low = share(0);
+	struct dpace_sum low = share(1);
 	uint64_t now = 0;
 
 	dpace_init(&p, 400, 8, 4);
-	assert_int_equal(window(&p, &now, 0), 2);
+	assert_int_equal(window(&p, &now, 1), 2);
 	assert_int_equal(dpace_set_hold(&p, true), 1);
 	for (int i = 0; i < 5; i++) {
 		dpace_add(&p, &low);
@@ -180,8 +193,8 @@ static void test_hold(void **state)
 	assert_int_equal(dpace_set_quiet(&p, false), 1);
 	assert_int_equal(dpace_set_hold(&p, false), 1);
 	now += 100000;
-	assert_int_equal(window(&p, &now, 0), 2);	/* a first window */
-	assert_int_equal(window(&p, &now, 0), 4);
+	assert_int_equal(window(&p, &now, 1), 2);	/* a first window */
+	assert_int_equal(window(&p, &now, 1), 4);
 	dpace_init(&p, 0, 8, 1);
 	assert_int_equal(dpace_set_hold(&p, true), 1);	/* goal off: pace 1 */
 }

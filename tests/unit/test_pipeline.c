@@ -680,7 +680,9 @@ static void test_samples_cover_range(void **state)
 
 /*
  * An idle pipeline costs nothing: workers without ready pages skip their
- * wake (no node memory read, no move), and reports read node memory at
+ * wake (no node memory read, no move) and ask for no time (the next due
+ * work is the reap), a report that makes pages ready has its worker wake
+ * at the next pl_run() once sleep_ms passed, and reports read node memory at
  * most once per PL_MEM_STALE_MS (1 s). pl_quiet() turns true 3 s after
  * the lower tier's share of the accesses seen fell below quiet_lower_bp
  * (2%), stays so while 24 pages of 128 turn up there and go up (the
@@ -702,11 +704,19 @@ static void test_idle_and_quiet(void **state)
 		assert_int_equal(pl_run(pl, t, &next), 0);
 	assert_int_equal(fm.node_mem_calls, 0);
 	assert_int_equal(fm.moves, 0);
-	assert_int_equal(next, 3100); /* still asks for its cadence */
+	assert_int_equal(next, 1000 + 60000); /* the reap: no worker time */
 	assert_int_equal(pl_worker(pl, 0, &wi), 0);
 	assert_int_equal(wi.wakes, 0);
 	assert_int_equal(wi.idle, 21);
 	assert_false(pl_quiet(pl, 3000));
+
+	/* one report 50 ms later makes pages ready: its worker is due at
+	 * once, sleep_ms (100) after its last turn */
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &r, 1, 3050), 0);
+	assert_int_equal(pl_flush(pl, 3050), 0);
+	assert_int_equal(pl_run(pl, 3050, &next), 0);
+	assert_int_equal(fm.moves, 0);
+	assert_int_equal(next, 3100);
 
 	/* hot pages on the CXL node: looked up, ready, promoted */
 	for (t = 3100; t <= 4000; t += 100)

@@ -208,14 +208,26 @@ pghotd | pghotd-damos)
 	mkdir -p /run/pghot
 	sed "s/@PID@/$BPID/g" /etc/pghot/pghot.conf.in > /etc/pghot.conf
 	sed 's/^/pghotd.conf: /' /etc/pghot.conf
+	# The workload starts once pghotd is up (its loop writes the first
+	# Prometheus file after the sources started), as the kernel cases'
+	# workload starts once their knobs are set: a fixed 2 s wait here had
+	# pghotd watch an idle workload, at its own cost, before the run.
+	PROM=$(sed -n 's/^prometheus_file *= *//p' /etc/pghot.conf | tr -d ' ')
+	[ -n "$PROM" ] || finish fail "the pghotd config of the test bed sets no prometheus_file"
+	rm -f "$PROM"
 	/bin/pghotd -c /etc/pghot.conf --foreground > /tmp/pghotd.log 2>&1 &
 	DPID=$!
-	sleep 2
-	if ! kill -0 $DPID 2>/dev/null; then
-		wait $DPID; rc=$?
-		DPID=
-		finish fail "pghotd exited at start (status $rc): $(head -c 300 /tmp/pghotd.log | tr '\n' ' ')"
-	fi
+	i=0
+	while [ ! -s "$PROM" ]; do
+		if ! kill -0 $DPID 2>/dev/null; then
+			wait $DPID; rc=$?
+			DPID=
+			finish fail "pghotd exited at start (status $rc): $(head -c 300 /tmp/pghotd.log | tr '\n' ' ')"
+		fi
+		i=$((i + 1)); [ $i -gt 200 ] && finish fail "pghotd not up within 20 s: $(head -c 300 /tmp/pghotd.log | tr '\n' ' ')"
+		sleep 0.1
+	done
+	say "case.pghotd_up_s=$(awk -v i=$i 'BEGIN { printf "%.1f", i / 10 }')"
 	;;
 *)
 	finish fail "unknown case '$CASE'"
