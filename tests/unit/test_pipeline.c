@@ -710,8 +710,8 @@ static void test_idle_and_quiet(void **state)
 	assert_int_equal(wi.idle, 21);
 	assert_false(pl_quiet(pl, 3000));
 
-	/* one report 50 ms later makes pages ready: its worker is due at
-	 * once, sleep_ms (100) after its last turn */
+	/* one report 50 ms later makes pages ready: its worker asks for
+	 * 3100, sleep_ms (100) after its last turn, and moves nothing before */
 	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &r, 1, 3050), 0);
 	assert_int_equal(pl_flush(pl, 3050), 0);
 	assert_int_equal(pl_run(pl, 3050, &next), 0);

@@ -396,7 +396,7 @@ pghotd | pghotd-damos)
 	cat /tmp/diag.out /tmp/diag.regions /tmp/cost.out 2>/dev/null
 	wait $DPID; say "pghotd.exit_status=$?"
 	DPID=
-	prom=$(sed -n 's/^prometheus_file *= *//p' /etc/pghot.conf | tr -d ' ')
+	prom=$PROM	# read from the config at start
 	if [ -s "$prom" ]; then
 		# one line per family: the series of its labels (node, source,
 		# reason, target) summed, as pghot stat --watch sums them; a
