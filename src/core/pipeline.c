@@ -31,6 +31,7 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	ret->known_top_ttl_ms = 30000;
 	ret->quiet_after_ms = 3000;
 	ret->quiet_lower_bp = 200;
+	ret->hold_lower_bp = 2500;
 	ret->demote_low_pct = 5;
 	ret->demote_high_pct = 10;
 	ret->demote_rate_limit_MBps = 256;
@@ -114,8 +115,10 @@ static int check_params(const struct pl_params *p, char *errbuf, size_t errlen)
 		return seterr(errbuf, errlen,
 			      "need range_spread_pct (%u) <= 100 and 1 <= range_spread_ms (%u) <= range_seen_ttl_ms (%u)",
 			      p->range_spread_pct, p->range_spread_ms, p->range_seen_ttl_ms);
-	if (p->quiet_lower_bp > 10000)
-		return seterr(errbuf, errlen, "quiet_lower_bp must be 0..10000 (1/10000 of the accesses)");
+	if (p->quiet_lower_bp > 10000 || p->hold_lower_bp > 10000)
+		return seterr(errbuf, errlen,
+			      "quiet_lower_bp (%u) and hold_lower_bp (%u) must be 0..10000 (1/10000 of the accesses)",
+			      p->quiet_lower_bp, p->hold_lower_bp);
 	if (p->page_shift < 12 || p->page_shift > 16 || !p->reap_interval_ms)
 		return seterr(errbuf, errlen,
 			      "page_shift must be 12..16 and reap_interval_ms at least 1");

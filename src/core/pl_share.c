@@ -96,3 +96,11 @@ uint32_t pl_lower_share_bp(const struct pl *pl)
 		return 0;
 	return (uint32_t)lround(pl->share.lower / all * 10000);
 }
+
+bool pl_hold_pace(const struct pl *pl)
+{
+	if (!pl)
+		return false;
+	return pl_room_short(pl) ||
+	       (pl->p.hold_lower_bp && pl_lower_share_bp(pl) >= pl->p.hold_lower_bp);
+}

@@ -1505,7 +1505,8 @@ static int damon_set_quiet(void *priv, bool quiet)
 	return 0;
 }
 
-/* Short of room, or not (dpace_set_hold()); the reader commits the pace. */
+/* Held at the configured pace, or not (pl_hold_pace(), dpace_set_hold());
+ * the reader commits the pace. */
 static int damon_set_hold(void *priv, bool hold)
 {
 	struct damon_src *s = priv;
@@ -1677,7 +1678,7 @@ static const struct src_key damon_keys[] = {
 	  "A region is hot when DAMON saw at least this many accesses in one aggregation interval.",
 	  DOFF(hot_min_accesses), true, NULL, NULL, false },
 	{ "intervals_goal_bp", SRC_KEY_UINT, 0, 10000, "400", "bp",
-	  "The share of DAMON's checks to see an access, weighted by region size (as Linux 6.15's intervals_goal access_bp; DAMON_STAT aims at 400, 4%). After 20 aggregations at the configured intervals from the first access seen, then every 4, a share below half of it doubles both intervals, up to max_pace times the configured ones, and one above twice it halves them, never below the configured ones; committed online (Linux 6.11+). A slow workload then gives DAMON more sightings per check, and the kdamond costs less. While the top tier has no room for promotion by region (below eager_room_pct of free memory above demotion's line) or demotion wants pages, the configured intervals hold: pages then need every sighting. When the pipeline finds work after a quiet while, or has room again, it starts over. 0 keeps the configured intervals (docs/damon-source.md, \"The access goal\").",
+	  "The share of DAMON's checks to see an access, weighted by region size (as Linux 6.15's intervals_goal access_bp; DAMON_STAT aims at 400, 4%). After 20 aggregations at the configured intervals from the first access seen, then every 4, a share below half of it doubles both intervals, up to max_pace times the configured ones, and one above twice it halves them, never below the configured ones; committed online (Linux 6.11+). A slow workload then gives DAMON more sightings per check, and the kdamond costs less. While the top tier has no room for promotion by region (below eager_room_pct of free memory above demotion's line) or demotion wants pages, the configured intervals hold: pages then need every sighting; so they do while a hot set is going up (25% or more of the accesses seen land on the lower tier), as the time to find it is what the workload pays for. When the pipeline finds work after a quiet while, or the hold ends, it starts over. 0 keeps the configured intervals (docs/damon-source.md, \"The access goal\").",
 	  DOFF(intervals_goal_bp), true, NULL, NULL, false },
 	{ "max_pace", SRC_KEY_UINT, 1, 64, "4", "x",
 	  "The longest intervals intervals_goal_bp sets, as a multiple of the configured ones (the pace doubles up to it: 1, 2, 4, 8 ...; a step past it stops at it). The share the goal reads is of the whole address space, which on the test bed stays below the goal, so the goal mostly runs at this.",

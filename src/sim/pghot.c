@@ -301,7 +301,7 @@ static void damon_aggregated(struct sim *s, struct damon_ctx *c, uint64_t now)
 	/* the damon source's pace: the access goal's, or slower while quiet,
 	 * as damon.c's poll(), set_quiet() and set_hold() */
 	dpace_set_quiet(&ps->pace[c->target], pl_quiet(ps->pl, now / 1000000));
-	dpace_set_hold(&ps->pace[c->target], pl_room_short(ps->pl));
+	dpace_set_hold(&ps->pace[c->target], pl_hold_pace(ps->pl));
 	c->pace = dpace_decide(&ps->pace[c->target], now / 1000000, s->sc->damon.aggr_us / 1000);
 }
 

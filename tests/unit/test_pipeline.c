@@ -761,6 +761,46 @@ static void test_idle_and_quiet(void **state)
 	free_pl(pl);
 }
 
+/*
+ * pl_hold_pace(): a hot set going up holds the source's configured pace
+ * while the lower tier's share of the accesses seen is at hold_lower_bp
+ * (25%) or more, with plenty of room on DRAM; the share falls below it
+ * once reports find the pages moved, and the hold ends. hold_lower_bp 0
+ * never holds for the share.
+ */
+static void test_hold_pace(void **state)
+{
+	struct pl_params p;
+	struct pl *pl = new_pl(false);
+	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 128, 1);
+	struct pl_range r = damon_range(100, a->base, 128, 20);
+	uint64_t t;
+
+	add_target(pl, a);
+	assert_false(pl_hold_pace(NULL));
+	assert_false(pl_hold_pace(pl));		/* nothing seen yet */
+	step(pl, &r, 1, 1000);
+	assert_int_equal(pl_lower_share_bp(pl), 10000);
+	assert_false(pl_room_short(pl));	/* DRAM all but empty */
+	assert_true(pl_hold_pace(pl));
+	for (t = 1100; t <= 4000 && pl_hold_pace(pl); t += 100)
+		step(pl, &r, 1, t);
+	assert_true(t <= 4000);
+	assert_true(pl_lower_share_bp(pl) < 2500);
+	assert_int_equal(fm_count(a, 0, 128, 0), 128);
+	free_pl(pl);
+
+	pl_params_default(PGHOT_MODE_DEFAULT, &p);
+	p.hold_lower_bp = 0;
+	pl = new_pl_params(&p, &fm_ops);
+	a = fm_add(&fm, 100, 1, 0x10000000, 128, 1);
+	add_target(pl, a);
+	step(pl, &r, 1, 1000);
+	assert_int_equal(pl_lower_share_bp(pl), 10000);
+	assert_false(pl_hold_pace(pl));
+	free_pl(pl);
+}
+
 /* test_busy_votes()'s machine: A's range over its 1000 pages in r[0],
  * B's over its first @b_pages in r[1]; moves to DRAM refused. */
 static struct pl *votes_pl(size_t b_pages, struct fm_proc **ret_b,
@@ -1192,6 +1232,7 @@ int main(void)
 		cmocka_unit_test(test_known_top_skips_lookups),
 		cmocka_unit_test(test_samples_cover_range),
 		cmocka_unit_test(test_idle_and_quiet),
+		cmocka_unit_test(test_hold_pace),
 		cmocka_unit_test(test_busy_votes),
 		cmocka_unit_test(test_lower_share),
 		cmocka_unit_test(test_quiet_off),

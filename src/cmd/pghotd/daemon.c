@@ -709,10 +709,10 @@ static void handle_fds(struct daemon *d, const struct loop_fds *f)
 }
 
 /* Tell the sources when the pipeline turns quiet or busy (pl_quiet()),
- * and when it runs short of room or has room again (pl_room_short()). */
+ * and when it needs every sighting or no longer (pl_hold_pace()). */
 static void tell_pace(struct daemon *d)
 {
-	bool quiet = pl_quiet(d->pl, d->now), hold = pl_room_short(d->pl);
+	bool quiet = pl_quiet(d->pl, d->now), hold = pl_hold_pace(d->pl);
 
 	if (quiet == d->quiet && hold == d->hold)
 		return;

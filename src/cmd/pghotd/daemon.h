@@ -130,7 +130,7 @@ struct daemon {
 	uint64_t start_ms, next_rescan_ms, next_stats_ms;
 	bool stop, reload;
 	bool quiet;			/* what the sources were told (pl_quiet()) */
-	bool hold;			/* ... and this (pl_room_short()) */
+	bool hold;			/* ... and this (pl_hold_pace()) */
 	int exit_err;			/* daemon_run()'s result after a stop
 					 * that is an error (negative errno) */
 	struct coexist coexist;		/* coexist.c */
