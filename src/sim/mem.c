@@ -180,8 +180,12 @@ int sim_proc_add(struct sim *s, uint64_t nr_pages, bool workload)
 	uint64_t end = base + ((nr_pages + SIM_THP_PAGES - 1) & ~(uint64_t)(SIM_THP_PAGES - 1));
 	struct sim_proc *p;
 
-	if (s->nr_procs >= SIM_MAX_PROCS || !nr_pages)
-		return -ENOSPC;
+	if (!nr_pages)
+		return sim_errf(s, -EINVAL, "a simulated process with no pages");
+	if (s->nr_procs >= SIM_MAX_PROCS)
+		return sim_errf(s, -ENOSPC, "more than %d simulated processes (the workload's, "
+				"and one for the cold-memory filler of a level above 0): "
+				"give fewer (bt.ranks, a trace's pids)", SIM_MAX_PROCS);
 	if (end > SIM_MAX_PAGES)
 		return sim_errf(s, -ENOSPC, "%llu simulated pages is above the model's %u; "
 				"lower --scale", (unsigned long long)end, SIM_MAX_PAGES);

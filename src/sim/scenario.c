@@ -106,7 +106,7 @@ static const struct param params[] = {
 	NUM("micro.mlp", P_DBL, micro.mlp, 1, 64, "10", "", "accesses in flight"),
 	BOOL("micro.thp", micro.thp, "0", "2 MiB pages"),
 
-	NUM("bt.ranks", P_U64, bt.ranks, 1, SIM_MAX_THREADS, "16", "", "MPI ranks (processes)"),
+	NUM("bt.ranks", P_U64, bt.ranks, 1, SIM_MAX_PROCS - 1, "16", "", "MPI ranks (processes; the cold-memory filler takes a process of the model's 64 too)"),
 	NUM("bt.node", P_U64, bt.node, 0, SIM_MAX_NODES - 1, "0", "", "their CPU node"),
 	NUM("bt.footprint", P_BYTES, bt.footprint_bytes, 4096, 1e15, "161.4G", "bytes", "arrays of all ranks"),
 	NUM("bt.lower_node", P_U64, bt.lower_node, 0, SIM_MAX_NODES - 1, "1", "", "where they start"),

@@ -517,8 +517,9 @@ out:
 		free(m->pt);
 	free(m);
 	free(s);
-	if (err == -ENOMEM && errbuf && errlen && !errbuf[0])
-		snprintf(errbuf, errlen, "out of memory");
+	/* every error says something, also one without a message of its own */
+	if (err < 0 && errbuf && errlen && !errbuf[0])
+		snprintf(errbuf, errlen, "%s", err == -ENOMEM ? "out of memory" : strerror(-err));
 	return err;
 }
 

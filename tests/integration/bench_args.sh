@@ -118,7 +118,11 @@ bad "^pghot bench: error: --duration: '-1' is out of range: give 0.001 to 604800
 bad "--move-at 5 is not before the end of the run \(--duration 2\)" micro --node 0 -s 64 --hot 8 -d 2 --move-at 5 --move-to 32
 bad "--move-to \+ --hot \(60 \+ 8 MiB\) reaches beyond --size" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to 60
 bad "--move-to 4 overlaps the hot part at --hot-offset 0" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to 4
-bad "--move-at and --move-to are options of micro" kv --node 0 --move-at 1 --move-to 1
+bad "--move-to is an option of micro, not kv" kv --node 0 --move-at 1 --move-to 1
+bad "--keys is an option of kv, not micro" micro --node 0 --keys 100
+bad "--scatter is an option of kv, not micro" micro --node 0 --scatter
+bad "--hot is an option of micro, not kv" kv --node 0 --hot 3
+bad "--filler and --filler-leave both size the filler" micro --node 0 --filler 10 --filler-leave 1
 bad "--hot .* beyond --size" micro --node 0 -s 16
 bad "^pghot bench: error: --keys: '$U64MAX' is out of range: give 16 to 1073741824" kv --node 0 --keys $U64MAX
 bad "^pghot bench: error: --keys: '1' is out of range: give 16 to 1073741824" kv --node 0 --keys 1

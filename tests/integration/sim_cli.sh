@@ -175,5 +175,23 @@ bad "bad.scn:3: expected 'key = value'" --scenario "$T/bad.scn"
 printf 'workload = microbench\nscale = 0.01\nnode.1 = cpus=0 mem=8G\nscale = 0.02\n' >"$T/twice.scn"
 bad "^pghot sim: error: $T/twice.scn:4: key 'scale' given twice \\(first on line 2\\): keep one$" --scenario "$T/twice.scn"
 bad "^pghot sim: error: give --scenario NAME\\|FILE or --trace FILE"
+bad "bt.ranks = '64' is out of range: .* in 1\.\.63" --scenario npb-bt --scale 0.0001 --bt.ranks 64
+# the model's 64 processes: a trace of 65 pids fails with the reason (exit
+# 1, a case's error), not an empty message
+awk 'BEGIN { for (i = 1; i <= 65; i++) print i, i * 4096 }' >"$T/pids65"
+"$PGHOT" sim --trace "$T/pids65" --policies numab0 --quiet >/dev/null 2>"$T/err"
+rc=$?
+[ $rc = 1 ] && grep -q "case numab0: more than 64 simulated processes" "$T/err" &&
+	ok "trace of 65 pids: $(head -n 1 "$T/err")" ||
+	fail "trace of 65 pids: exit $rc: $(head -c 300 "$T/err")"
+# lines the model runs otherwise than written are counted and said
+printf '1 4096 9\n1 8192 0 100\n1 12288 0 50\n' >"$T/odd"
+if "$PGHOT" sim --trace "$T/odd" --policies numab0 --quiet >/dev/null 2>"$T/err" &&
+	grep -q "1 lines name an accessing node that is not a node with CPUs" "$T/err" &&
+	grep -q "1 lines have a time_ms before an earlier line's" "$T/err"; then
+	ok "trace: unknown node and backward time said"
+else
+	fail "trace: unknown node or backward time not said: $(head -c 300 "$T/err")"
+fi
 
 [ $nfail = 0 ] || { echo "$nfail failures"; exit 1; }

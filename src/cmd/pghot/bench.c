@@ -769,8 +769,9 @@ static const struct bench_workload *find_workload(const char *wl)
 	return NULL;
 }
 
-/* --move-at and --move-to: both or neither, micro only, within the run and
- * the area, the new hot part apart from the first. Says why not: -1. */
+/* --move-at and --move-to (micro's; cmd_bench() refuses them to kv): both
+ * or neither, within the run and the area, the new hot part apart from
+ * the first. Says why not: -1. */
 static int check_move(const struct bench_run *run, bool move_to_set)
 {
 	const struct bench_opts *o = run->o;
@@ -778,8 +779,6 @@ static int check_move(const struct bench_run *run, bool move_to_set)
 
 	if (!(o->move_at_s > 0) && !move_to_set)
 		return 0;
-	if (!run->wl->move)
-		return log_ret(-1, LOG_ERR, "--move-at and --move-to are options of micro (%s)", HINT);
 	if (!(o->move_at_s > 0) || !move_to_set)
 		return log_ret(-1, LOG_ERR, "give both --move-at SEC and --move-to MIB, or neither (%s)", HINT);
 	if (o->move_at_s >= o->duration_s)
@@ -808,6 +807,9 @@ int cmd_bench(int argc, char **argv)
 	/* the option of the other distribution, kept to refuse it: given to
 	 * the wrong one it would be ignored and the run not what was asked */
 	const char *uniform_opt = NULL, *zipf_opt = NULL;
+	/* ... and of the other workload, and whether --filler was given */
+	const char *micro_opt = NULL, *kv_opt = NULL;
+	bool filler_set = false;
 	uint64_t v = 0;
 	int c;
 
@@ -852,7 +854,10 @@ int cmd_bench(int argc, char **argv)
 			bad = opt_u64("--interval-ms", optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS, &v);
 			o.interval_ms = (int)v;
 			break;
-		case OPT_FILLER: bad = opt_mib("--filler", optarg, 0, &o.filler_bytes); break;
+		case OPT_FILLER:
+			bad = opt_mib("--filler", optarg, 0, &o.filler_bytes);
+			filler_set = true;
+			break;
 		case OPT_FILLER_LEAVE:
 			bad = opt_u64("--filler-leave", optarg, 0, MAX_MIB, &v);
 			o.filler_leave_mib = (long)v;
@@ -873,20 +878,44 @@ int cmd_bench(int argc, char **argv)
 			}
 			break;
 		case OPT_SEED: bad = opt_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
-		case OPT_HOT: bad = opt_mib("--hot", optarg, 1, &o.hot_bytes); break;
-		case OPT_HOT_OFFSET: bad = opt_mib("--hot-offset", optarg, 0, &o.hot_offset_bytes); break;
-		case OPT_REGION: bad = opt_mib("--region", optarg, 1, &o.region_bytes); break;
-		case OPT_REPS: bad = opt_u64("--reps", optarg, 1, UINT64_MAX, &o.reps); break;
-		case OPT_BATCH: bad = opt_u64("--batch", optarg, 0, UINT64_MAX, &o.batch); break;
-		case OPT_STORE_PCT: bad = opt_u64("--store-pct", optarg, 0, 100, &v); o.store_pct = (int)v; break;
+		case OPT_HOT:
+			bad = opt_mib("--hot", optarg, 1, &o.hot_bytes);
+			micro_opt = "--hot";
+			break;
+		case OPT_HOT_OFFSET:
+			bad = opt_mib("--hot-offset", optarg, 0, &o.hot_offset_bytes);
+			micro_opt = "--hot-offset";
+			break;
+		case OPT_REGION:
+			bad = opt_mib("--region", optarg, 1, &o.region_bytes);
+			micro_opt = "--region";
+			break;
+		case OPT_REPS:
+			bad = opt_u64("--reps", optarg, 1, UINT64_MAX, &o.reps);
+			micro_opt = "--reps";
+			break;
+		case OPT_BATCH:
+			bad = opt_u64("--batch", optarg, 0, UINT64_MAX, &o.batch);
+			micro_opt = "--batch";
+			break;
+		case OPT_STORE_PCT:
+			bad = opt_u64("--store-pct", optarg, 0, 100, &v);
+			o.store_pct = (int)v;
+			micro_opt = "--store-pct";
+			break;
 		case OPT_MOVE_AT:
 			bad = opt_double("--move-at", optarg, 0, false, MAX_DURATION, false, &o.move_at_s);
+			micro_opt = "--move-at";
 			break;
 		case OPT_MOVE_TO:
 			bad = opt_mib("--move-to", optarg, 0, &o.move_to_bytes);
 			move_to_set = true;
+			micro_opt = "--move-to";
 			break;
-		case OPT_KEYS: bad = opt_u64("--keys", optarg, MIN_KEYS, MAX_KEYS, &o.keys); break;
+		case OPT_KEYS:
+			bad = opt_u64("--keys", optarg, MIN_KEYS, MAX_KEYS, &o.keys);
+			kv_opt = "--keys";
+			break;
 		case OPT_VALUE_SIZE:
 			bad = opt_u64("--value-size", optarg, 0, UINT64_MAX, &v);
 			if (!bad && (v < 64 || v > BENCH_PAGE || (v & (v - 1)))) {
@@ -896,6 +925,7 @@ int cmd_bench(int argc, char **argv)
 				bad = 1;
 			}
 			o.value_bytes = v;
+			kv_opt = "--value-size";
 			break;
 		case OPT_DIST:
 			if (!strcmp(optarg, "zipf"))
@@ -906,20 +936,24 @@ int cmd_bench(int argc, char **argv)
 				log_err("--dist: '%s' is not a choice: give uniform or zipf", optarg);
 				bad = 1;
 			}
+			kv_opt = "--dist";
 			break;
 		case OPT_HOT_FRAC:
 			bad = opt_double("--hot-frac", optarg, 0, false, 1, true, &o.hot_frac);
-			uniform_opt = "--hot-frac";
+			uniform_opt = kv_opt = "--hot-frac";
 			break;
 		case OPT_THETA:
 			bad = opt_double("--theta", optarg, 0, false, 1, false, &o.theta);
-			zipf_opt = "--theta";
+			zipf_opt = kv_opt = "--theta";
 			break;
 		case OPT_HOT_MASS:
 			bad = opt_double("--hot-mass", optarg, 0, false, 1, true, &o.hot_mass);
-			zipf_opt = "--hot-mass";
+			zipf_opt = kv_opt = "--hot-mass";
 			break;
-		case OPT_SCATTER: o.scatter = true; break;
+		case OPT_SCATTER:
+			o.scatter = true;
+			kv_opt = "--scatter";
+			break;
 		default:
 			return 2;
 		}
@@ -931,6 +965,18 @@ int cmd_bench(int argc, char **argv)
 		return 2;
 	}
 	/* what depends on more than one option, still before any allocation */
+	if (run.wl == &bench_kv && micro_opt) {
+		log_err("%s is an option of micro, not kv: drop it, or run micro (%s)", micro_opt, HINT);
+		return 2;
+	}
+	if (run.wl == &bench_micro && kv_opt) {
+		log_err("%s is an option of kv, not micro: drop it, or run kv (%s)", kv_opt, HINT);
+		return 2;
+	}
+	if (filler_set && o.filler_leave_mib >= 0) {
+		log_err("--filler and --filler-leave both size the filler: give one (%s)", HINT);
+		return 2;
+	}
 	if (run.wl == &bench_micro && o.hot_offset_bytes + o.hot_bytes > o.size_bytes) {
 		log_err("--hot-offset + --hot (%zu + %zu MiB) reaches beyond --size (%zu MiB)",
 			o.hot_offset_bytes >> 20, o.hot_bytes >> 20, o.size_bytes >> 20);

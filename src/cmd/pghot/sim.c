@@ -306,6 +306,39 @@ static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_
 	return 0;
 }
 
+/* What a trace's lines ask that the model does not do as written: an
+ * accessing node that is not a node with CPUs of the scenario's machine
+ * (the line runs on trace.node), a time before the line above (the line
+ * runs at once: the replay keeps the file's order). Counted and said once
+ * each, as malformed lines are. */
+static void trace_warnings(const struct sim_scenario *sc, const char *path)
+{
+	const struct sim_trace_cfg *c = &sc->trace;
+	size_t other = 0, back = 0;
+	uint64_t last = 0;
+
+	for (size_t i = 0; i < sc->nr_trace_recs; i++) {
+		const struct sim_trace_rec *r = &sc->trace_recs[i];
+
+		if (r->nid >= 0 && ((uint64_t)r->nid >= sc->m.nr_nodes || !sc->node[r->nid].cpus))
+			other++;
+		if (r->time_ms == UINT64_MAX)
+			continue;
+		if (r->time_ms < last)
+			back++;
+		else
+			last = r->time_ms;
+	}
+	if (other)
+		log_warn("%s: %zu lines name an accessing node that is not a node with CPUs "
+			 "of the machine (%llu nodes): they run on trace.node %llu",
+			 path, other, (unsigned long long)sc->m.nr_nodes,
+			 (unsigned long long)c->node);
+	if (back)
+		log_warn("%s: %zu lines have a time_ms before an earlier line's: "
+			 "they run at once, in the file's order", path, back);
+}
+
 /* ---- running ---------------------------------------------------------------- */
 
 struct runner {
@@ -565,6 +598,8 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	if (o.trace) {
+		if (o.scenario && sc->workload != SIM_WL_TRACE)
+			log_warn("--trace replaces the workload of scenario '%s'", o.scenario);
 		if (load_trace(o.trace, &recs, &sc->nr_trace_recs)) {
 			status = 2;
 			goto out;
@@ -582,6 +617,8 @@ int cmd_sim(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
+	if (o.trace)
+		trace_warnings(sc, o.trace);
 	if (check_outputs(o.json, o.plot)) {
 		status = 2;
 		goto out;
