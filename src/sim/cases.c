@@ -136,9 +136,15 @@ static int add_case(struct expand *x, const char *name, uint64_t filler)
 	return 0;
 }
 
+/* A reference case (references): dram-only or cxl-only, no policy. */
 static int add_ref(void *arg, const char *name)
 {
-	return add_case(arg, name, 0);
+	struct expand *x = arg;
+
+	if (strcmp(name, "dram-only") && strcmp(name, "cxl-only"))
+		return sim_fmt_err(x->errbuf, x->errlen, -EINVAL, "references: '%s' is not a "
+				   "reference case: give dram-only, cxl-only or both", name);
+	return add_case(x, name, 0);
 }
 
 static int add_policy(void *arg, const char *name)
@@ -236,6 +242,10 @@ static int check_machine(const struct sim_scenario *sc, char *errbuf, size_t err
 	bool top = false, low = false;
 	double frames = 0;
 
+	for (uint64_t i = 0; i < sc->m.nr_nodes && !sc->node[i].cpus; i++)
+		if (i + 1 == sc->m.nr_nodes)
+			return sim_fmt_err(errbuf, errlen, -EINVAL, "no node of the machine has "
+					   "CPUs: give one node.N.cpus");
 	for (uint64_t i = 0; i < sc->m.nr_nodes; i++) {
 		const struct sim_node_cfg *n = &sc->node[i];
 
@@ -368,11 +378,18 @@ int sim_scenario_check(const struct sim_scenario *sc, char *errbuf, size_t errle
 	struct sim_case cases[SIM_MAX_CASES];
 	int n, err;
 
+	err = check_machine(sc, errbuf, errlen);
+	if (err)
+		return err;
+	/* after the machine: a node without memory is said as that, not as
+	 * a filler_node the user may have left at its default */
 	if (sc->filler_node >= sc->m.nr_nodes || !sc->node[sc->filler_node].mem_bytes)
-		return sim_fmt_err(errbuf, errlen, -EINVAL, "filler_node = %llu: not a node with memory",
-			    (unsigned long long)sc->filler_node);
-	err = check_machine(sc, errbuf, errlen) ?: check_workload(sc, errbuf, errlen) ?:
-	      check_policies(sc, errbuf, errlen);
+		return sim_fmt_err(errbuf, errlen, -EINVAL, "filler_node = %llu (where a level's "
+				   "cold memory goes; default 0) is not a node with memory: give "
+				   "filler_node a node with node.N.mem, or memory to node.%llu",
+				   (unsigned long long)sc->filler_node,
+				   (unsigned long long)sc->filler_node);
+	err = check_workload(sc, errbuf, errlen) ?: check_policies(sc, errbuf, errlen);
 	if (err)
 		return err;
 	n = sim_cases(sc, cases, SIM_MAX_CASES, errbuf, errlen);

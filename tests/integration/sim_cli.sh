@@ -176,6 +176,10 @@ printf 'workload = microbench\nscale = 0.01\nnode.1 = cpus=0 mem=8G\nscale = 0.0
 bad "^pghot sim: error: $T/twice.scn:4: key 'scale' given twice \\(first on line 2\\): keep one$" --scenario "$T/twice.scn"
 bad "^pghot sim: error: give --scenario NAME\\|FILE or --trace FILE"
 bad "bt.ranks = '64' is out of range: .* in 1\.\.63" --scenario npb-bt --scale 0.0001 --bt.ranks 64
+# messages name what is wrong, not a default the user never set
+printf 'workload = microbench\nscale = 0.01\nmachine.nodes = 2\nnode.0 = cpus=0 mem=8G\nnode.1 = cpus=0 mem=8G\n' >"$T/nocpu.scn"
+bad "^pghot sim: error: no node of the machine has CPUs: give one node.N.cpus" --scenario "$T/nocpu.scn" --policies numab0
+bad "^pghot sim: error: references: 'foo' is not a reference case: give dram-only, cxl-only or both" --scenario microbench --references foo
 # the model's 64 processes: a trace of 65 pids fails with the reason (exit
 # 1, a case's error), not an empty message
 awk 'BEGIN { for (i = 1; i <= 65; i++) print i, i * 4096 }' >"$T/pids65"
