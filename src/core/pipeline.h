@@ -246,11 +246,11 @@ struct pl_params {
 	/* A hot set is going up (pl_hold_pace()) while the lower tier's
 	 * share of the accesses seen is at least this, 1/10000 (0..10000;
 	 * 0: never). Default 2500: on the test bed's kv-scatter the share
-	 * stays above it for 3 s of a fill done at full pace, and about
-	 * 15 s of one the access goal slowed; on kv, whose share falls to
-	 * 7% within 3 s and comes back to 9-22% as DAMON finds the
-	 * lukewarm keys past the hot set, it holds no longer than the goal's
-	 * first window. */
+	 * stays above it for about 3 s of a fill done at full pace, and
+	 * 14 s of one the access goal slowed; on kv it falls under it
+	 * within 3-4 s, and comes back only to 9-22% (8% held a run at
+	 * full pace until 10 s) as DAMON finds the lukewarm keys past the
+	 * hot set. */
 	uint32_t hold_lower_bp;
 	/* Demotion: when a top-tier node's free memory is below low_pct of
 	 * its size, move its coldest known pages to its demote_to node until

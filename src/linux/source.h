@@ -159,8 +159,9 @@ struct src_ops {
 	/**
 	 * set_hold() - promotion needs every sighting the source can give
 	 * (@hold true: pl_hold_pace(), no room on the top tier, demotion
-	 * wants pages, or a hot set is going up), or no longer (false). A source that slows its pace
-	 * for other reasons (DAMON's access goal) keeps its configured one
+	 * wants pages, or a hot set is going up), or no longer (false). A
+	 * source that slows its pace for other reasons (DAMON's access
+	 * goal) keeps its configured one
 	 * while held; quiet (set_quiet()) still slows it. Called when the
 	 * state changes. Never blocks. May be NULL.
 	 * Return: 0 or a negative errno (logged; the source stays as it was).
