@@ -161,9 +161,9 @@ struct src_ops {
 	 * (@hold true: pl_hold_pace(), no room on the top tier, demotion
 	 * wants pages, or a hot set is going up), or no longer (false). A
 	 * source that slows its pace for other reasons (DAMON's access
-	 * goal) keeps its configured one
-	 * while held; quiet (set_quiet()) still slows it. Called when the
-	 * state changes. Never blocks. May be NULL.
+	 * goal) keeps its configured one while held; quiet (set_quiet())
+	 * still slows it. Called when the state changes. Never blocks. May
+	 * be NULL.
 	 * Return: 0 or a negative errno (logged; the source stays as it was).
 	 */
 	int (*set_hold)(void *priv, bool hold);
