@@ -32,14 +32,13 @@
  * again, the goal starts over (dpace_reset()). While the pipeline needs
  * every aggregation's sightings (pl_hold_pace(): no room on the top tier,
  * so a page goes up only after freq_threshold sightings within
- * promote_window_ms; demotion ages cold regions by aggregations; or a hot
- * set is going up, 25% or more of the accesses seen on the lower tier
- * by default), the goal holds the configured intervals, and starts over
- * when that ends: a slower pace there costs the hot set its time to the
- * top tier (on the test bed's pressure scenario the goal at max_pace 2
- * took t90 from 2.1 s to 3.3 s; on kv-scatter, slowed at 3 s with 42% of
- * the accesses still on the lower tier, the rest took 25 s). Pure: no
- * clock reads, no system calls; time comes in.
+ * promote_window_ms; demotion ages cold regions by aggregations; or, with
+ * hold_lower_bp set, that share of the accesses seen on the lower tier),
+ * the goal holds the configured intervals, and starts over when that
+ * ends: a slower pace there costs the hot set its time to the top tier
+ * (on the test bed's pressure scenario the goal at max_pace 2 took t90
+ * from 2.1 s to 3.3 s). Pure: no clock reads, no system calls; time
+ * comes in.
  */
 #ifndef PGHOT_CORE_DAMON_PACE_H
 #define PGHOT_CORE_DAMON_PACE_H

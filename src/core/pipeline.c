@@ -31,7 +31,7 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	ret->known_top_ttl_ms = 30000;
 	ret->quiet_after_ms = 3000;
 	ret->quiet_lower_bp = 200;
-	ret->hold_lower_bp = 2500;
+	ret->hold_lower_bp = 0;
 	ret->demote_low_pct = 5;
 	ret->demote_high_pct = 10;
 	ret->demote_rate_limit_MBps = 256;

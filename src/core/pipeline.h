@@ -245,12 +245,12 @@ struct pl_params {
 	uint32_t quiet_lower_bp;	/* 0..10000 */
 	/* A hot set is going up (pl_hold_pace()) while the lower tier's
 	 * share of the accesses seen is at least this, 1/10000 (0..10000;
-	 * 0: never). Default 2500: on the test bed's kv-scatter the share
-	 * stays above it for about 3 s of a fill done at full pace, and
-	 * 14 s of one the access goal slowed; on kv it falls under it
-	 * within 3-4 s, and comes back only to 9-22% (8% held a run at
-	 * full pace until 10 s) as DAMON finds the lukewarm keys past the
-	 * hot set. */
+	 * 0: never). Default 0: at 2500 an A/B of three runs each on the
+	 * test bed (docs/hold25-results/) cost kv 0.39 s more CPU for a
+	 * share within the spread and left kv-scatter level, and a slow
+	 * fill happened with it on; 800 held a kv run at full pace until
+	 * 10 s, as the share came back to 9-22% while DAMON found the
+	 * lukewarm keys past the hot set. */
 	uint32_t hold_lower_bp;
 	/* Demotion: when a top-tier node's free memory is below low_pct of
 	 * its size, move its coldest known pages to its demote_to node until
@@ -509,13 +509,12 @@ bool pl_room_short(const struct pl *pl);
  * a slower pace sees each region less often) should keep its configured
  * intervals now: promotion is short of room (pl_room_short()), or a hot
  * set is going up, the lower tier's share of the accesses seen
- * (pl_lower_share_bp()) at hold_lower_bp or more (default 25%). While
- * that much of the accesses lands on the lower tier, the time to find its
- * pages is what the workload pays for, not the kdamond's checks: on the
- * test bed's kv-scatter, a source the access goal slowed to 20 ms /
- * 400 ms at 3 s, with 42% of the accesses still on the lower tier, took
- * 25 s to bring the rest up, where runs of the same build that did it
- * within the goal's first window, at full pace, took 3-4 s.
+ * (pl_lower_share_bp()) at hold_lower_bp or more (default 0: off). The
+ * share rule was added after a test-bed kv-scatter run the access goal
+ * slowed to 20 ms / 400 ms at 3 s, with 42% of the accesses still on the
+ * lower tier, took 25 s to bring the rest up; an A/B then showed the same
+ * slow fill at full pace and the hold costing kv CPU for nothing
+ * (docs/damon-source.md, "The access goal"), so it is off unless set.
  * Return: true to hold; false for a NULL @pl.
  */
 bool pl_hold_pace(const struct pl *pl);

@@ -159,7 +159,8 @@ struct src_ops {
 	/**
 	 * set_hold() - promotion needs every sighting the source can give
 	 * (@hold true: pl_hold_pace(), no room on the top tier, demotion
-	 * wants pages, or a hot set is going up), or no longer (false). A
+	 * wants pages, or the hold_lower_bp share on the lower tier), or no
+	 * longer (false). A
 	 * source that slows its pace for other reasons (DAMON's access
 	 * goal) keeps its configured one while held; quiet (set_quiet())
 	 * still slows it. Called when the state changes. Never blocks. May

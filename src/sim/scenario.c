@@ -169,7 +169,7 @@ static const struct param params[] = {
 
 	NUM("pghotd.hot_min_accesses", P_U64, pghotd.hot_min_accesses, 1, 1000, "1", "", "a DAMON region is hot from this nr_accesses"),
 	NUM("pghotd.quiet_slowdown", P_U64, pghotd.quiet_slowdown, 1, 16, "8", "", "DAMON samples and aggregates this many times slower while the pipeline is quiet (pl_quiet(): for 3 s the lower tier held under 8% of the accesses seen, and under 2% in at least 3 of every 5 polls, and demotion, if on, wanted no pages), or at the access goal's pace if slower, as pghotd's damon source"),
-	NUM("pghotd.intervals_goal_bp", P_U64, pghotd.intervals_goal_bp, 0, 10000, "400", "1/10000", "the damon source's pace aims this share of DAMON's checks positive (core/damon_pace.h); 0 keeps the configured intervals; held at them while pl_hold_pace() (no room, or 25% of the accesses on the lower tier)"),
+	NUM("pghotd.intervals_goal_bp", P_U64, pghotd.intervals_goal_bp, 0, 10000, "400", "1/10000", "the damon source's pace aims this share of DAMON's checks positive (core/damon_pace.h); 0 keeps the configured intervals; held at them while pl_hold_pace() (no room on the top tier)"),
 	NUM("pghotd.max_pace", P_U64, pghotd.max_pace, 1, 64, "4", "x", "the slowest pace the access goal sets: the configured intervals times this"),
 	NUM("pghotd.poll_aggrs", P_U64, pghotd.poll_aggrs, 1, 1000, "2", "", "aggregations per report: the kernel refills the tried regions pghotd reads every one to two"),
 	NUM("pghotd.range_pages_min", P_U64, pghotd.range_pages_min, 1, 1e9, "256", "pages", "pages looked at per region report, at the least evidence"),

@@ -764,17 +764,25 @@ static void test_idle_and_quiet(void **state)
 /*
  * pl_hold_pace(): a hot set going up holds the source's configured pace
  * while the lower tier's share of the accesses seen is at hold_lower_bp
- * (25%) or more, with plenty of room on DRAM; the share falls below it
- * once reports find the pages moved, and the hold ends. hold_lower_bp 0
- * never holds for the share.
+ * (set to 25% here) or more, with plenty of room on DRAM; the share falls
+ * below it once reports find the pages moved, and the hold ends.
+ * hold_lower_bp 0 (the default) never holds for the share.
  */
 static void test_hold_pace(void **state)
 {
 	struct pl_params p;
-	struct pl *pl = new_pl(false);
-	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 128, 1);
-	struct pl_range r = damon_range(100, a->base, 128, 20);
+	struct pl *pl;
+	struct fm_proc *a;
+	struct pl_range r;
 	uint64_t t;
+
+	pl_params_default(PGHOT_MODE_DEFAULT, &p);
+	assert_int_equal(p.hold_lower_bp, 0);
+	p.eager_min_age = 0;		/* as new_pl() */
+	p.hold_lower_bp = 2500;
+	pl = new_pl_params(&p, &fm_ops);
+	a = fm_add(&fm, 100, 1, 0x10000000, 128, 1);
+	r = damon_range(100, a->base, 128, 20);
 
 	add_target(pl, a);
 	assert_false(pl_hold_pace(NULL));
@@ -791,7 +799,6 @@ static void test_hold_pace(void **state)
 	free_pl(pl);
 
 	pl_params_default(PGHOT_MODE_DEFAULT, &p);
-	p.hold_lower_bp = 0;
 	pl = new_pl_params(&p, &fm_ops);
 	a = fm_add(&fm, 100, 1, 0x10000000, 128, 1);
 	add_target(pl, a);
