@@ -81,14 +81,17 @@ wait_log "promoting from node 2 to node 1"
 stop
 ok "3 nodes: target_nid checked"
 
-# every node lower: a warning that no top-tier node remains
+# every node lower: the table, then an error that no top-tier node remains
 machine 2node-tiers
-out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 0,1 2>&1 >/dev/null) || fail "topology --lower-tier-nodes 0,1 failed"
-[ "$out" = "pghot topology: warning: lower_tier_nodes 0-1 leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start" ] ||
+rc=0
+out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 0,1 2>&1 >"$T/table") || rc=$?
+[ "$rc" = 1 ] || fail "topology --lower-tier-nodes 0,1 exited $rc, not 1"
+grep -q "^node" "$T/table" || fail "every node lower: no table printed"
+[ "$out" = "pghot topology: error: lower_tier_nodes 0-1 leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start" ] ||
 	fail "every node lower: '$out'"
 out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 1 2>&1 >/dev/null)
 [ -z "$out" ] || fail "a top-tier node remains, yet: $out"
-ok "topology: every node lower is warned about"
+ok "topology: every node lower is an error (exit 1), after the table"
 
 # ... and pghotd refuses it with the same reason
 proc 4242 worker 1024
@@ -109,10 +112,12 @@ config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 0" "target_nid = 
 grep -qxF "pghotd: error: lower_tier_nodes 0 inverts the tiers: it names every node with CPUs (0), and the top tier left has only CPU-less nodes (1). Name the CPU-less (CXL) nodes instead, see \`pghot topology\`" "$T/log" ||
 	fail "inverted tiers: $(cat "$T/log")"
 ok "lower_tier_nodes inverting the tiers is refused"
-out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 0 2>&1 >/dev/null) || fail "topology --lower-tier-nodes 0 failed"
-[ "$out" = "pghot topology: warning: lower_tier_nodes 0 inverts the tiers: it names every node with CPUs (0), and the top tier left has only CPU-less nodes (1). Name the CPU-less (CXL) nodes instead; pghotd refuses to start with it" ] ||
+rc=0
+out=$("$PGHOT" topology --sysfs-root "$T/sys" --lower-tier-nodes 0 2>&1 >/dev/null) || rc=$?
+[ "$rc" = 1 ] || fail "topology --lower-tier-nodes 0 exited $rc, not 1"
+[ "$out" = "pghot topology: error: lower_tier_nodes 0 inverts the tiers: it names every node with CPUs (0), and the top tier left has only CPU-less nodes (1). Name the CPU-less (CXL) nodes instead; pghotd refuses to start with it" ] ||
 	fail "topology, inverted tiers: '$out'"
-ok "topology: inverted tiers are warned about as pghotd refuses them"
+ok "topology: inverted tiers are an error (exit 1), as pghotd refuses them"
 
 # a node with CPUs among others on top (a far socket as the slow tier):
 # it starts, with a warning saying what it means

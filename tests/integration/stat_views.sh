@@ -58,5 +58,6 @@ bad "pghot stat: error: --count goes with --watch SECONDS (see 'pghot help stat'
 bad "pghot stat: error: unknown option '--wtch': did you mean '--watch'? (see 'pghot help stat')" --wtch 1
 bad "pghot stat: error: --procfs-root: '' is not an absolute path: give a path starting with '/' (see 'pghot help stat')" --targets --procfs-root ''
 bad "pghot stat: error: --absolute is for the --watch line view, not --targets (see 'pghot help stat')" --watch 1 --targets --absolute
+bad "pghot stat: error: --procfs-root: '$T/none' is not a directory: give the procfs mount pghotd's targets are in (see 'pghot help stat')" --targets --procfs-root "$T/none"
 ok "option errors"
 stop

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -219,6 +220,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	struct stat st;
 	char err[256];
 	int c;
 
@@ -259,6 +261,10 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			       o->targets ? "targets" : "json", HINT);
 	if (o->procfs && !o->targets)
 		return log_ret(2, LOG_ERR, "--procfs-root goes with --targets (%s)", HINT);
+	/* a root that is not there would only warn once per target */
+	if (o->procfs && (stat(o->procfs, &st) || !S_ISDIR(st.st_mode)))
+		return log_ret(2, LOG_ERR, "--procfs-root: '%s' is not a directory: give the procfs mount pghotd's targets are in (%s)",
+			       o->procfs, HINT);
 	return 0;
 }
 

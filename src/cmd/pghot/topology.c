@@ -38,7 +38,11 @@ static void usage(FILE *f)
 	      "                          1-3, as [engine] lower_tier_nodes and pghotd's option\n"
 	      "      --sysfs-root DIR    read the nodes below DIR instead of /sys (a fake tree)\n"
 	      "      --procfs-root DIR   read kernel.numa_balancing below DIR instead of /proc\n"
-	      "  -h, --help              print this help\n",
+	      "  -h, --help              print this help\n"
+	      "\n"
+	      "Exit status: 0; 1 when the nodes cannot be read, a lower-tier node does not\n"
+	      "exist, or pghotd would refuse these tiers (the table is printed, the reason\n"
+	      "said); 2 on a bad option.\n",
 	      f);
 }
 
@@ -206,9 +210,12 @@ static int parse_opts(int argc, char **argv, struct topo_opts *o)
 	return 0;
 }
 
-/* lower_tier_nodes against the machine: a missing node is an error (1),
- * a lower tier of every node a warning. */
-static int check_lower(const struct topology *t, const struct nodemask *lower)
+/* lower_tier_nodes against the machine: a missing node is an error (1,
+ * nothing printed); tiers pghotd refuses (a lower tier of every node with
+ * memory, or one faster than the top) an error after the table is printed
+ * (*@refused), so the table shows why. */
+static int check_lower(const struct topology *t, const struct nodemask *lower,
+		       bool *refused)
 {
 	struct nodemask all = { 0 };
 	char list[1024];
@@ -226,11 +233,13 @@ static int check_lower(const struct topology *t, const struct nodemask *lower)
 				       nid, list);
 	if (nodemask_weight(lower) && !top) {
 		nodelist_format(lower, list, sizeof(list));
-		log_warn("lower_tier_nodes %s leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start",
-			 list);
+		log_err("lower_tier_nodes %s leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start",
+			list);
+		*refused = true;
 	} else if (topology_inverted(t, lower, list, sizeof(list))) {
 		/* the same check and words as pghotd's, which refuses it */
-		log_warn("%s; pghotd refuses to start with it", list);
+		log_err("%s; pghotd refuses to start with it", list);
+		*refused = true;
 	}
 	return 0;
 }
@@ -253,6 +262,7 @@ int cmd_topology(int argc, char **argv)
 	const struct nodemask *lower;
 	struct kmovers k;
 	struct topology t;
+	bool refused = false;
 	char err[1024];
 	int ret;
 
@@ -273,7 +283,7 @@ int cmd_topology(int argc, char **argv)
 		free(o.cfg);
 		return log_ret(1, LOG_ERR, "%s", err);
 	}
-	ret = check_lower(&t, &o.cfg->lower_tier_nodes);
+	ret = check_lower(&t, &o.cfg->lower_tier_nodes, &refused);
 	if (!ret && kmovers_read(o.procfs, o.sysfs, &k)) {
 		log_warn("cannot read kernel.numa_balancing or demotion_enabled below %s, %s",
 			 o.procfs, o.sysfs);
@@ -287,5 +297,5 @@ int cmd_topology(int argc, char **argv)
 	}
 	topology_release(&t);
 	free(o.cfg);
-	return ret;
+	return ret ? ret : refused;
 }
