@@ -151,6 +151,13 @@ config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "p
 checkrc 3 "$C"
 echo "$out" | grep -qF "paths: error: feed '/dev/null' is a device: give a regular file, a FIFO or a socket path" ||
 	fail "feed path a device: $out"
+# --migrator fake:N (a test aid) with a node the machine lacks: pghotd
+# refuses it at start, so the check says so
+config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = $T/feed"
+checkrc 3 "$C" --migrator fake:9
+echo "$out" | grep -qxF "$C: topology: error: --migrator fake:9: this machine has no node 9: name one of its nodes (see \`pghot topology\`)" ||
+	fail "fake:9: $out"
+checkrc 0 "$C" --migrator fake:1
 # an option where the FILE goes, or an empty FILE: said so, not
 # "unexpected argument" or "cannot open ''"
 checkrc 2 -v

@@ -159,13 +159,36 @@ static void print_warning(void *arg, int level, const char *msg)
 	printf("%s: warning: %s\n", r->path, msg);
 }
 
-static void check_topology(struct report *r, const struct pghotd_config *c)
+/* --migrator fake:N's N (every page starts there), -1 for the others;
+ * the daemon refuses an N the machine lacks (daemon.c, load_topology()). */
+static int fake_node(const char *spec, const char *procfs_root)
+{
+	struct migrator *m;
+	char err[256];
+	int nid = -1;
+
+	if (!spec || strncmp(spec, "fake:", 5) ||
+	    migrator_open(spec, procfs_root, NULL, NULL, &m, err, sizeof(err)))
+		return -1;
+	nid = migrator_fake_node(m);
+	migrator_close(m);
+	return nid;
+}
+
+static void check_topology(struct report *r, const struct pghotd_config *c,
+			   int fake)
 {
 	struct topology t;
 	char msg[1024], all[256], low[256];
 	int err = preflight_topology(c, &t, msg, sizeof(msg), print_warning, r);
 
-	if (!err) {
+	if (!err && fake >= 0 && !topology_node(&t, fake)) {
+		snprintf(msg, sizeof(msg),
+			 "--migrator fake:%d: this machine has no node %d: name one of its nodes (see `pghot topology`)",
+			 fake, fake);
+		topology_release(&t);
+		err = -EINVAL;
+	} else if (!err) {
 		nodes_where(&t, any_node, all, sizeof(all));
 		nodes_where(&t, lower, low, sizeof(low));
 		snprintf(msg, sizeof(msg),
@@ -429,7 +452,7 @@ int check_config(const char *path, const struct overrides *ov)
 		return PGHOTD_EXIT_FAILURE;
 	}
 	printf("%s: syntax and values: ok\n", path);
-	check_topology(&r, c);
+	check_topology(&r, c, fake_node(ov ? ov->migrator : NULL, c->procfs_root));
 	check_targets(&r, c);
 	check_kernel_tiering(&r, c);
 	check_paths(&r, c);
