@@ -116,11 +116,23 @@ struct pl_spread {
 
 /* What the pipeline keeps per target besides struct pl_target, at the
  * same index. */
+/* The fill of a target's spread mapping (pl_report.c, fill_spread()):
+ * where the sweep goes on, and when it last ended. */
+struct pl_fill {
+	uint64_t map_start, map_end;	/* bytes; 0, 0: none yet */
+	uint64_t next;			/* page the sweep goes on from */
+	uint64_t done_ms;		/* the last sweep's end */
+	bool pending;			/* a hot range of this report asks */
+	int16_t nid;			/* its accessing node */
+	uint8_t src;			/* and source */
+};
+
 struct pl_tgx {
 	struct pl_known_set known;
 	struct pl_seen_set seen;
 	struct pl_spread spread[PL_SPREAD_CACHE];
 	unsigned int spread_next;	/* the entry replaced next */
+	struct pl_fill fill;
 };
 
 struct pl_worker {
@@ -279,6 +291,8 @@ void pl_known_free(struct pl_known_set *k);
 #define PL_SEEN_COVERS 3
 bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 		   uint64_t now_ms);
+/* Whether a hot range covered @chunk at @now_ms (in this report). */
+bool pl_seen_now(const struct pl_seen_set *s, uint64_t chunk, uint64_t now_ms);
 /* Whether hot ranges covered range_spread_pct% or more of the chunks of
  * mapping [map_start, map_end) (bytes) of target @x outside range [start,
  * end) (bytes, start < end; it may reach past the mapping into a hole)
@@ -288,6 +302,14 @@ bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,
 		    uint64_t map_end, uint64_t start, uint64_t end,
 		    uint64_t now_ms);
+/* Whether range_spread_pct% or more of the (probed) chunks of mapping
+ * [map_start, map_end) have a sighting confirmed as pl_seen_again() does
+ * (PL_SEEN_COVERS covers over range_confirm_ms or more) and covered
+ * within range_spread_ms of @now_ms: warm all over, not only in DAMON's
+ * first, mixed regions. */
+bool pl_seen_spread_confirmed(struct pl *pl, struct pl_tgx *x,
+			      uint64_t map_start, uint64_t map_end,
+			      uint64_t now_ms);
 void pl_seen_free(struct pl_seen_set *s);
 
 /* pl_demote.c */

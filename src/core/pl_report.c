@@ -256,9 +256,11 @@ static uint64_t range_room(struct pl *pl, int nid)
 /* Queue every page of [first, first + npages) not known to be on the top
  * tier, as range promotion, within the poll's budget and room; a 2 MiB
  * chunk known to be all on the top tier is passed over at once. Each page
- * stands for @p accesses in the lower tier's share. */
+ * of a hot range stands for @p accesses in the lower tier's share; pages
+ * of a fill (@fill, fill_spread()) were not reported, and count only as
+ * pages_filled. */
 static int queue_whole(struct pl *pl, struct pl_qent *e, uint64_t first,
-		       uint64_t npages, double p, uint64_t now_ms)
+		       uint64_t npages, double p, bool fill, uint64_t now_ms)
 {
 	const struct pl_known_set *k = &pl->tgx[e->tg].known;
 	uint64_t end = first + npages;
@@ -271,18 +273,23 @@ static int queue_whole(struct pl *pl, struct pl_qent *e, uint64_t first,
 	for (uint64_t page = first; page < end; page++) {
 		if (page % PL_CHUNK_PAGES == 0 && end - page >= PL_CHUNK_PAGES &&
 		    pl_known_all_top(pl, k, page, now_ms)) {
-			pl->st.pages_known_top += PL_CHUNK_PAGES;
-			pl_share_add(pl, false, p * PL_CHUNK_PAGES);
+			if (!fill) {
+				pl->st.pages_known_top += PL_CHUNK_PAGES;
+				pl_share_add(pl, false, p * PL_CHUNK_PAGES);
+			}
 			page += PL_CHUNK_PAGES - 1;
 			continue;
 		}
 		if (pl_known_top(pl, k, page, now_ms)) {
-			pl->st.pages_known_top++;
-			pl_share_add(pl, false, p);
+			if (!fill) {
+				pl->st.pages_known_top++;
+				pl_share_add(pl, false, p);
+			}
 			continue;
 		}
 		if (!pl->budget || !pl->range_room) {
-			pl->st.pages_skipped_budget += end - page;
+			if (!fill)
+				pl->st.pages_skipped_budget += end - page;
 			break;
 		}
 		w.addr = page << pl->p.page_shift;
@@ -291,6 +298,10 @@ static int queue_whole(struct pl *pl, struct pl_qent *e, uint64_t first,
 			return err;
 		pl->budget--;
 		pl->range_room--;
+		if (fill) {
+			pl->st.pages_filled++;
+			continue;
+		}
 		pl->st.pages_reported++;
 		pl->st.pages_range++;
 	}
@@ -322,7 +333,7 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
 			next = end;
 		if (page > run && again != run_again) {
 			err = run_again ?
-				queue_whole(pl, e, run, page - run, p, now_ms) :
+				queue_whole(pl, e, run, page - run, p, false, now_ms) :
 				queue_samples(pl, e, run, page - run,
 					      (size_t)((want * (page - run) + npages - 1) / npages),
 					      p, now_ms);
@@ -334,7 +345,7 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
 	if (err)
 		return err;
 	if (run_again)
-		return queue_whole(pl, e, run, end - run, p, now_ms);
+		return queue_whole(pl, e, run, end - run, p, false, now_ms);
 	return queue_samples(pl, e, run, end - run,
 			     (size_t)((want * (end - run) + npages - 1) / npages),
 			     p, now_ms);
@@ -388,6 +399,70 @@ static bool in_spread(struct pl *pl, uint32_t t, const struct pl_range *r,
 	return true;
 }
 
+/* A hot range @r of target @t (queued as @e) in a spread mapping: fill the
+ * mapping at the end of this report (fill_spread()). */
+static void note_fill(struct pl *pl, uint32_t t, const struct pl_range *r,
+		      const struct pl_qent *e)
+{
+	struct pl_fill *f = &pl->tgx[t].fill;
+
+	if (f->map_start != r->map_start || f->map_end != r->map_end)
+		*f = (struct pl_fill){ .map_start = r->map_start,
+				       .map_end = r->map_end,
+				       .next = r->map_start >> pl->p.page_shift };
+	f->pending = true;
+	f->nid = e->nid;
+	f->src = e->src;
+}
+
+/*
+ * The fill of target @t's spread mapping (pl_params range_fill), after
+ * the report's hot ranges were queued, once the spread is confirmed
+ * (pl_seen_spread_confirmed(): on the test bed's promote scenario DAMON's
+ * first, mixed regions cover the whole area for about 0.5 s, and a fill
+ * then took 63% of its cold pages up): its pages not known on the top
+ * tier, chunk by chunk, from where the last sweep stopped, within the
+ * poll's budget and room, skipping the chunks this report's hot ranges
+ * covered (queue_seen() took those). A sweep that reached the end starts
+ * again range_seen_ttl_ms later at the earliest: pages that failed to
+ * move, or were not present, are tried that often at most.
+ */
+static int fill_spread(struct pl *pl, uint32_t t, uint64_t now_ms)
+{
+	struct pl_fill *f = &pl->tgx[t].fill;
+	uint64_t end = f->map_end >> pl->p.page_shift, page, next;
+	struct pl_qent e = {
+		.tg = t, .time_ms = now_ms, .nid = f->nid, .src = f->src,
+		.run = pl->runs++,
+	};
+	int err = 0;
+
+	f->pending = false;
+	if (!pl_seen_spread_confirmed(pl, &pl->tgx[t], f->map_start, f->map_end,
+				      now_ms))
+		return 0;
+	if (f->next >= end) {
+		if (now_ms - f->done_ms < pl->p.range_seen_ttl_ms)
+			return 0;
+		f->next = f->map_start >> pl->p.page_shift;
+	}
+	for (page = f->next; page < end && !err; page = next) {
+		next = (page / PL_CHUNK_PAGES + 1) * PL_CHUNK_PAGES;
+		if (next > end)
+			next = end;
+		/* a chunk whole or not at all, so the sweep goes on from a
+		 * chunk's start */
+		if (pl->budget < next - page || pl->range_room < next - page)
+			break;
+		if (!pl_seen_now(&pl->tgx[t].seen, page / PL_CHUNK_PAGES, now_ms))
+			err = queue_whole(pl, &e, page, next - page, 0, true, now_ms);
+	}
+	f->next = page;
+	if (page >= end)
+		f->done_ms = now_ms;
+	return err;
+}
+
 /*
  * Pages of @r to look at: all of a small range; of a larger one n pages,
  * sampled (queue_samples()); n grows from range_pages_min to
@@ -412,16 +487,39 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 	};
 	size_t want = pl->p.range_pages_min +
 		      (size_t)((pl->p.range_pages_max - pl->p.range_pages_min) * p);
+	bool seen = !r->cold && p > 0 && pl->p.range_promote &&
+		    range_room(pl, nid);
+	bool spread = seen && in_spread(pl, t, r, now_ms);
 
+	/* a range explained by its pages up still asks for the fill: on a
+	 * mapping warm all over those are most of the late reports */
+	if (spread && pl->p.range_fill)
+		note_fill(pl, t, r, &e);
 	if (!r->cold && explained_by_top(pl, t, r, p, first, npages, now_ms)) {
 		pl->st.ranges_explained++;
 		pl_share_add(pl, false, p * (double)npages);
 		return 0;
 	}
-	if (!r->cold && p > 0 && pl->p.range_promote && range_room(pl, nid))
+	if (seen)
 		return queue_seen(pl, &e, first, npages, want, !r->spans_mappings,
-				  in_spread(pl, t, r, now_ms), p, now_ms);
+				  spread, p, now_ms);
 	return queue_samples(pl, &e, first, npages, want, r->cold ? 0 : p, now_ms);
+}
+
+/* The fills this report's hot ranges asked for (note_fill()). */
+static int fill_pending(struct pl *pl, const struct pl_range *r, size_t n,
+			uint64_t now_ms)
+{
+	for (size_t i = 0; i < n; i++) {
+		int t = pl_tg_index(pl, r[i].pid), err;
+
+		if (t < 0 || !pl->tgx[t].fill.pending)
+			continue;
+		err = fill_spread(pl, (uint32_t)t, now_ms);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int pl_report_ranges(struct pl *pl, enum pghot_src src,
@@ -454,7 +552,7 @@ int pl_report_ranges(struct pl *pl, enum pghot_src src,
 				      (r[i].end - r[i].start) >> pl->p.page_shift,
 				      evidence(&r[i]), now_ms);
 	}
-	return 0;
+	return fill_pending(pl, r, n, now_ms);
 }
 
 /* @weight accesses of the page at @addr of target @t, on @page. */

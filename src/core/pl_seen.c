@@ -99,6 +99,16 @@ bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 	return false;
 }
 
+bool pl_seen_now(const struct pl_seen_set *s, uint64_t chunk, uint64_t now_ms)
+{
+	const struct pl_seen *e;
+
+	if (!s->cap)
+		return false;
+	e = slot(s, chunk);
+	return e->used && e->last_ms == now_ms;
+}
+
 /* Probe @i of the @probes of chunks [first, first + n). */
 static uint64_t probe_chunk(uint64_t first, uint64_t n, uint64_t probes,
 			    uint64_t i)
@@ -194,6 +204,29 @@ bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,
 	hits = c->hits[c->probes] - (uint32_t)(c->hits[hi] - c->hits[lo]);
 	return outside >= PL_SPREAD_MIN_CHUNKS &&
 	       (uint64_t)hits * 100 >= (uint64_t)outside * pl->p.range_spread_pct;
+}
+
+bool pl_seen_spread_confirmed(struct pl *pl, struct pl_tgx *x,
+			      uint64_t map_start, uint64_t map_end,
+			      uint64_t now_ms)
+{
+	uint64_t first = (map_start >> pl->p.page_shift) / PL_CHUNK_PAGES;
+	uint64_t n = ((map_end >> pl->p.page_shift) + PL_CHUNK_PAGES - 1) /
+		     PL_CHUNK_PAGES - first;
+	uint32_t probes = (uint32_t)(n < PL_SPREAD_PROBES ? n : PL_SPREAD_PROBES);
+	uint32_t hits = 0;
+
+	if (!pl->p.range_spread_pct || probes < PL_SPREAD_MIN_CHUNKS ||
+	    !x->seen.cap)
+		return false;
+	for (uint32_t i = 0; i < probes; i++) {
+		const struct pl_seen *e = slot(&x->seen, probe_chunk(first, n, probes, i));
+
+		hits += e->used && e->last_ms + pl->p.range_spread_ms >= now_ms &&
+			e->covers >= PL_SEEN_COVERS &&
+			e->last_ms - e->first_ms >= pl->p.range_confirm_ms;
+	}
+	return (uint64_t)hits * 100 >= (uint64_t)probes * pl->p.range_spread_pct;
 }
 
 void pl_seen_free(struct pl_seen_set *s)

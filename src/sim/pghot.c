@@ -165,6 +165,7 @@ static void params(const struct sim *s, struct pl_params *p)
 	p->range_pages_min = (uint32_t)scaled(s, d->range_pages_min);
 	p->range_pages_max = (uint32_t)scaled(s, d->range_pages_max);
 	p->poll_pages_max = (uint32_t)scaled(s, d->poll_pages_max);
+	p->range_fill = d->range_fill;
 	p->demote_enabled = s->c->policy == SIM_POL_PGHOTD_DAMON && d->demotion;
 	p->demote_low_pct = (unsigned)d->demote_low_pct;
 	p->demote_high_pct = (unsigned)d->demote_high_pct;

@@ -175,6 +175,7 @@ static const struct param params[] = {
 	NUM("pghotd.range_pages_min", P_U64, pghotd.range_pages_min, 1, 1e9, "256", "pages", "pages looked at per region report, at the least evidence"),
 	NUM("pghotd.range_pages_max", P_U64, pghotd.range_pages_max, 1, 1e9, "1024", "pages", "pages looked at per region report, when every check saw an access"),
 	NUM("pghotd.poll_pages_max", P_U64, pghotd.poll_pages_max, 1, 1e9, "16384", "pages", "pages looked at per poll"),
+	BOOL("pghotd.range_fill", pghotd.range_fill, "1", "fill a spread mapping whole, past its reported ranges, while the top tier has plenty of room (pl_params range_fill)"),
 	BOOL("pghotd.demotion", pghotd.demotion, "0", "pghotd demotes cold pages of its targets"),
 	NUM("pghotd.demote_low_pct", P_U64, pghotd.demote_low_pct, 1, 99, "5", "%", "demote below this free memory"),
 	NUM("pghotd.demote_high_pct", P_U64, pghotd.demote_high_pct, 1, 99, "10", "%", "up to this"),

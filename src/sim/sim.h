@@ -226,6 +226,7 @@ struct sim_pghotd_cfg {
 	uint64_t range_pages_min;	/* pipeline sampling per range: */
 	uint64_t range_pages_max;	/* from min to max with the evidence */
 	uint64_t poll_pages_max;
+	bool range_fill;		/* pl_params range_fill */
 	bool demotion;
 	uint64_t demote_low_pct, demote_high_pct;
 	uint64_t demote_rate_limit_MBps;

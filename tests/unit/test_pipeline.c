@@ -447,9 +447,11 @@ static void cover_chunks(struct pl *pl, uint64_t map, size_t map_chunks,
 	step(pl, r, to - from, now);
 }
 
-/* A fresh pipeline (no known-top set, range_spread_pct @pct) with one
+/* A fresh pipeline (no known-top set, range_spread_pct @pct, the fill
+ * @fill, @budget pages a poll, sightings ending after @ttl ms) with one
  * process of 64 MiB on the CXL node at @base, node memory read. */
-static struct pl *spread_pl(uint64_t base, uint32_t pct, struct fm_proc **ret_a)
+static struct pl *fill_pl(uint64_t base, uint32_t pct, bool fill,
+			  uint32_t budget, uint32_t ttl, struct fm_proc **ret_a)
 {
 	struct pl_params pp;
 	struct pl *pl;
@@ -457,11 +459,20 @@ static struct pl *spread_pl(uint64_t base, uint32_t pct, struct fm_proc **ret_a)
 	pl_params_default(PGHOT_MODE_DEFAULT, &pp);
 	pp.known_top_ttl_ms = 0;
 	pp.range_spread_pct = pct;
+	pp.range_fill = fill;
+	pp.poll_pages_max = budget;
+	pp.range_seen_ttl_ms = ttl;
 	pl = new_pl_params(&pp, &fm_ops);
 	*ret_a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
 	add_target(pl, *ret_a);
 	assert_int_equal(pl_run(pl, 900, NULL), 0);
 	return pl;
+}
+
+/* The spread judgement alone: without the fill */
+static struct pl *spread_pl(uint64_t base, uint32_t pct, struct fm_proc **ret_a)
+{
+	return fill_pl(base, pct, false, 16384, 5000, ret_a);
 }
 
 /* The 64 MiB mapping's chunks [0, @covered) covered at 1000 ms, and the
@@ -806,6 +817,76 @@ static void test_hold_pace(void **state)
 	assert_int_equal(pl_lower_share_bp(pl), 10000);
 	assert_false(pl_hold_pace(pl));
 	free_pl(pl);
+}
+
+/*
+ * The fill (range_fill): a hot range judged in a spread mapping queues,
+ * at the end of its report, the mapping's other pages, chunk by chunk
+ * within the poll's budget, once the spread is confirmed (half of the
+ * chunks covered three times over a second or more); the sweep goes on at
+ * the next report with a spread range, and a finished sweep starts again
+ * range_seen_ttl_ms later at the earliest. A spread judged on first covers
+ * only (DAMON's first regions), a mapping that is not spread, and the
+ * fill off fill nothing.
+ */
+static void test_range_fill(void **state)
+{
+	const uint64_t base = 0x40000000;
+	struct fm_proc *a;
+	struct pl_stats st;
+	struct pl *pl;
+
+	/* chunks 0-15 covered at 1000, then chunk 20: spread, not confirmed */
+	pl = fill_pl(base, 50, true, 4096, 2500, &a);
+	cover_chunks(pl, base, 32, 0, 16, 1000);
+	cover_chunks(pl, base, 32, 20, 21, 1100);
+	pl_stats(pl, &st);
+	assert_int_equal(st.ranges_spread, 1);
+	assert_int_equal(st.pages_filled, 0);
+	/* covered again at 1500 and 2000: confirmed; chunk 20 at 2100 fills
+	 * with 4096 - 512 pages: chunks 0-6 (up already: no known-top set
+	 * here, so looked up again) */
+	cover_chunks(pl, base, 32, 0, 16, 1500);
+	cover_chunks(pl, base, 32, 0, 16, 2000);
+	cover_chunks(pl, base, 32, 20, 21, 2100);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_filled, 7 * 512);
+	assert_int_equal(fm_count(a, 16 * 512, 20 * 512, 0), 0);
+	/* the sweep goes on from chunk 7 at each report with a spread range
+	 * (chunks 7-13 at 2200), passing over the chunks that report covered
+	 * (22 at 2400) */
+	cover_chunks(pl, base, 32, 21, 22, 2200);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_filled, 14 * 512);
+	assert_int_equal(fm_count(a, 16 * 512, 20 * 512, 0), 0);
+	for (uint64_t t = 2300; t <= 2500; t += 100)
+		cover_chunks(pl, base, 32, 22, 23, t);
+	/* the moves, under the rate limit, done by 3400 */
+	assert_int_equal(pl_run(pl, 3400, NULL), 0);
+	assert_int_equal(fm_count(a, 0, 32 * 512, 0), 32 * 512);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_filled, 31 * 512);	/* all but chunk 22 */
+	/* ended at 2500: no new sweep before 5000 */
+	cover_chunks(pl, base, 32, 0, 20, 3500);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_filled, 31 * 512);
+	cover_chunks(pl, base, 32, 20, 21, 5100);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_filled, 31 * 512 + 7 * 512);
+	free_pl(pl);
+
+	/* not spread (chunk 20 alone, three times), or the fill off */
+	for (int off = 0; off < 2; off++) {
+		pl = fill_pl(base, 50, !off, 4096, 5000, &a);
+		for (uint64_t t = 1000; t <= 2000; t += 500)
+			cover_chunks(pl, base, 32, off ? 0 : 20, off ? 16 : 21, t);
+		cover_chunks(pl, base, 32, 20, 21, 2100);
+		pl_stats(pl, &st);
+		assert_int_equal(st.pages_filled, 0);
+		assert_int_equal(st.ranges_spread, (uint64_t)off);
+		assert_int_equal(fm_count(a, 16 * 512, 20 * 512, 0), 0);
+		free_pl(pl);
+	}
 }
 
 /* test_busy_votes()'s machine: A's range over its 1000 pages in r[0],
@@ -1234,6 +1315,7 @@ int main(void)
 		cmocka_unit_test(test_eager_with_room),
 		cmocka_unit_test(test_range_promotion),
 		cmocka_unit_test(test_range_spread),
+		cmocka_unit_test(test_range_fill),
 		cmocka_unit_test(test_evidence_explained_by_top),
 		cmocka_unit_test(test_samples_grow_with_evidence),
 		cmocka_unit_test(test_known_top_skips_lookups),
