@@ -538,6 +538,14 @@ static int feed_open(const struct src_env *env, const void *config,
 			 strerror(-err));
 		goto out;
 	}
+	if (f->kind == FEED_FILE && env->live && !fstat(f->file.fd, &st) &&
+	    st.st_size > 0) {
+		/* switched on while pghotd runs: its lines are not new */
+		f->file_off = st.st_size;
+		feed_log(f, LOG_NOTICE,
+			 "feed '%s': following it from its end (%lld bytes there already are of an earlier run)",
+			 f->path, (long long)st.st_size);
+	}
 	*ret_priv = f;
 	return 0;
 out:
