@@ -877,6 +877,11 @@ static int set_value(struct pghotd_config *c, const char *section,
 					return fail(errbuf, errlen, c, line,
 						    "key '%s': value has a control character",
 						    d->name);
+			/* values are not quoted; a quoted name would never match */
+			if (l >= 2 && (*p == '"' || *p == '\'') && p[l - 1] == *p)
+				return fail(errbuf, errlen, c, line,
+					    "key '%s': %.*s is quoted: give the name without quotes, as /proc/PID/comm shows it",
+					    d->name, (int)l, p);
 			if (k == CFG_MAX_COMMS)
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': more than %d names",
