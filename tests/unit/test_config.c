@@ -25,6 +25,22 @@ static int parse(const char *text)
 				sizeof(err));
 }
 
+/* A NUL byte (a binary or zero-filled file) is refused with its line, not
+ * read as the end of the line and the rest as blank. */
+static void test_nul_byte(void **state)
+{
+	static const char text[] = "[targets]\npids = 1\n\0\0\n";
+
+	cfg_init(&cfg);
+	assert_int_equal(cfg_parse_string(&cfg, text, sizeof(text) - 1, "t.conf",
+					  err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.conf:3: a NUL byte in the line: the file is not a text config file");
+	cfg_init(&cfg);
+	assert_int_equal(cfg_parse_string(&cfg, "\0", 1, "t.conf", err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "t.conf:1: a NUL byte in the line: the file is not a text config file");
+}
+
 static void test_defaults(void **state)
 {
 	size_t damon_idx;
@@ -570,6 +586,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_list_separators),
 		cmocka_unit_test(test_damos_keys),
