@@ -67,6 +67,10 @@ grep -q "^node" "$T/table" || fail "no lower tier: no table printed"
 [ "$out" = "pghot topology: error: no lower-tier node: pghotd has nothing to promote from and refuses to start; if a CXL node is in the DRAM tier, set [engine] lower_tier_nodes (pghot.conf) or pass --lower-tier-nodes" ] ||
 	fail "pghot topology without a lower tier: '$out'"
 ok "no lower tier: clear error, from pghotd and pghot topology (exit 1)"
+out=$("$PGHOT" topology --sysfs-root rel/sys 2>&1) && fail "topology: a relative --sysfs-root accepted"
+[ "$out" = "pghot topology: error: --sysfs-root: 'rel/sys' is not an absolute path: give a path starting with '/' (see 'pghot help topology')" ] ||
+	fail "topology, relative root: '$out'"
+ok "topology: a relative root is refused, as pghotd refuses it"
 
 # ... and runs when lower_tier_nodes names the CXL node
 config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 1" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"

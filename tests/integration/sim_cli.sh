@@ -172,6 +172,7 @@ bad "did you mean '--numab.threshold'\\?" --scenario redis-memtier --numab.tresh
 bad "numab.scan_size_mb = '0' is out of range: give a number" --scenario redis-memtier --numab.scan_size_mb 0
 bad "scale = '2'" --scenario redis-memtier --scale 2
 bad "unknown policy 'numab3'" --scenario redis-memtier --policies numab0,numab3
+bad "policy 'numab2' is named twice: name each once" --scenario redis-memtier --policies numab2,numab0,numab2
 bad "the period is a number" --scenario redis-memtier --policies pghot-hwhint:x
 bad "cannot read scenario 'nosuch'" --scenario nosuch
 bad "needs a value" --scenario redis-memtier --seed

@@ -181,10 +181,13 @@ static int parse_opts(int argc, char **argv, struct topo_opts *o)
 			o->json = true;
 			break;
 		case 's':
-			o->sysfs = optarg;
-			break;
 		case 'p':
-			o->procfs = optarg;
+			/* as pghotd's: a relative root would depend on the
+			 * working directory */
+			if (cli_absolute_path(c == 's' ? "--sysfs-root" : "--procfs-root",
+					      optarg, false, err, sizeof(err)))
+				return log_ret(2, LOG_ERR, "%s (%s)", err, HINT);
+			*(c == 's' ? &o->sysfs : &o->procfs) = optarg;
 			break;
 		case 'l':
 			o->lower = optarg;
