@@ -753,7 +753,7 @@ static const struct src_ops feed_ops = {
 
 static const struct src_key feed_keys[] = {
 	{ "path", SRC_KEY_PATH, 0, 0, "", "",
-	  "Feed source input: a regular file (read, then followed, also to a new file at the path when it is rotated), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
+	  "Feed source input: a regular file (read from its start when pghotd starts, from its end when the source is switched on while pghotd runs, then followed, also to a new file at the path when it is rotated), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
 	  offsetof(struct feed_cfg, path), true, "FILE, FIFO or socket", NULL, false },
 };
 
