@@ -538,6 +538,14 @@ static int feed_open(const struct src_env *env, const void *config,
 			 strerror(-err));
 		goto out;
 	}
+	if (f->kind == FEED_FILE && env->live && !fstat(f->file.fd, &st) &&
+	    st.st_size > 0) {
+		/* switched on while pghotd runs: its lines are not new */
+		f->file_off = st.st_size;
+		feed_log(f, LOG_NOTICE,
+			 "feed '%s': following it from its end (%lld bytes there already are of an earlier run)",
+			 f->path, (long long)st.st_size);
+	}
 	*ret_priv = f;
 	return 0;
 out:
@@ -745,7 +753,7 @@ static const struct src_ops feed_ops = {
 
 static const struct src_key feed_keys[] = {
 	{ "path", SRC_KEY_PATH, 0, 0, "", "",
-	  "Feed source input: a regular file (read, then followed, also to a new file at the path when it is rotated), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
+	  "Feed source input: a regular file (read from its start when pghotd starts, from its end when the source is switched on while pghotd runs, then followed, also to a new file at the path when it is rotated), a FIFO, or a Unix stream socket path the daemon listens on. Lines: 'pid vaddr [nid] [time_ms]'.",
 	  offsetof(struct feed_cfg, path), true, "FILE, FIFO or socket", NULL, false },
 };
 

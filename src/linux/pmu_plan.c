@@ -308,10 +308,14 @@ static int choose(const char *root, const char *want, struct pmu *ret,
 	} else if (!by_kind) {
 		snprintf(errbuf, errlen, "no PMU named '%s' under %s/" DEVICES " (present: %s): set [hwhint] pmu = auto, or one of those names",
 			 want, root, list[0] ? list : "none");
+	} else if (!list[0]) {
+		snprintf(errbuf, errlen,
+			 "no memory-access sampling PMU: %s/" DEVICES " lists no PMU at all (missing or empty; a virtual machine usually exposes none); " WHAT_WORKS,
+			 root);
 	} else {
 		snprintf(errbuf, errlen,
 			 "no memory-access sampling PMU: %s/" DEVICES " has %s but no %s%s%s%s%s (a virtual machine usually exposes none); " WHAT_WORKS,
-			 root, list[0] ? list : "no PMU at all",
+			 root, list,
 			 wk == PMU_NONE ? wanted[PMU_IBS] : wanted[wk],
 			 wk == PMU_NONE ? ", " : "", wk == PMU_NONE ? wanted[PMU_PEBS] : "",
 			 wk == PMU_NONE ? " or " : "", wk == PMU_NONE ? wanted[PMU_SPE] : "");

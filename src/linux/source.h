@@ -74,6 +74,11 @@ struct src_env {
 	/* pghotd demotes ([demotion] enabled): it wants cold ranges of the
 	 * top tier from the sources that find them. */
 	bool demotion;
+	/* Opened while pghotd runs (a reload or `pghot ctl set` switched the
+	 * source on or changed it), not at its start: the feed source
+	 * follows a regular file from its end, as its lines were read (or
+	 * written) for an earlier run and would count as new accesses. */
+	bool live;
 };
 
 /* One named counter of a source, for `pghot stat` and Prometheus: @name

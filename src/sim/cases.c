@@ -128,6 +128,10 @@ static int add_case(struct expand *x, const char *name, uint64_t filler)
 
 	if (err)
 		return err;
+	for (size_t i = 0; i < x->n; i++)
+		if (x->ret[i].filler_bytes == filler && !strcmp(x->ret[i].label, c.label))
+			return sim_fmt_err(x->errbuf, x->errlen, -EINVAL,
+					   "policy '%s' is named twice: name each once", name);
 	if (x->n >= x->cap || x->n >= SIM_MAX_CASES)
 		return sim_fmt_err(x->errbuf, x->errlen, -EINVAL, "more than %d cases: fewer policies or levels",
 			    SIM_MAX_CASES);

@@ -146,6 +146,8 @@ echo "$out" | grep -qF "error: --sysfs-root: 'rel/sys' is not an absolute path: 
 	fail "relative --sysfs-root: $out"
 checkrc 2 "$C" --procfs-root ""
 checkrc 2 "$C" --socket x.sock
+checkrc 2 "$C" --socket "/tmp/$(printf 'x%.0s' $(seq 120)).sock"
+echo "$out" | grep -qF "error: --socket: the path is longer than 107 characters" || fail "long --socket: $out"
 # a feed path that is a device or a directory fails at start: said here
 config "[engine]" "enabled_sources = feed" "[targets]" "pids = 4242" "[feed]" "path = /dev/null"
 checkrc 3 "$C"

@@ -43,7 +43,11 @@ echo "$out" | grep -qF "pghot ctl: enabled_sources is empty: nothing will be pro
 	fail "set enabled_sources '': no warning: $out"
 [ "$(ctl get enabled_sources)" = "" ] || fail "set enabled_sources '' did not apply"
 wait_log "source 'feed' stopped"
+# switched on again while pghotd runs, the feed is followed from its end:
+# the lines already in it were an earlier run's, not new accesses
+echo "4242 0x10000000" >> "$T/feed"
 ctl set enabled_sources feed || fail "set enabled_sources feed"
+wait_log "feed '$T/feed': following it from its end (16 bytes there already are of an earlier run)"
 ok "ctl get/set"
 
 # SIGHUP: the file wins again

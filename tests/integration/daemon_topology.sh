@@ -5,7 +5,7 @@
 command -v python3 >/dev/null || { echo "python3 needed"; exit 77; }
 
 tiers() { # machine [args] -> "nid:tier ..." from --json
-	"$PGHOT" topology --sysfs-root "$T/sys" --json "$@" | python3 -c '
+	"$PGHOT" topology --sysfs-root "$T/sys" --json "$@" 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 for n in d["nodes"]:
@@ -60,7 +60,17 @@ touch "$T/feed"
 "$PGHOTD" -c "$T/pghot.conf" >"$T/log" 2>&1 && fail "pghotd started without a lower tier"
 grep -qF "no lower-tier node: every node with memory is in the top tier (kernel memory tiers); nothing to promote from. See \`pghot topology\`; if your CXL node is in the DRAM tier, set [engine] lower_tier_nodes" "$T/log" ||
 	fail "no-lower-tier message"
-ok "no lower tier: clear error"
+rc=0
+out=$("$PGHOT" topology --sysfs-root "$T/sys" 2>&1 >"$T/table") || rc=$?
+[ "$rc" = 1 ] || fail "pghot topology without a lower tier exited $rc, not 1"
+grep -q "^node" "$T/table" || fail "no lower tier: no table printed"
+[ "$out" = "pghot topology: error: no lower-tier node: pghotd has nothing to promote from and refuses to start; if a CXL node is in the DRAM tier, set [engine] lower_tier_nodes (pghot.conf) or pass --lower-tier-nodes" ] ||
+	fail "pghot topology without a lower tier: '$out'"
+ok "no lower tier: clear error, from pghotd and pghot topology (exit 1)"
+out=$("$PGHOT" topology --sysfs-root rel/sys 2>&1) && fail "topology: a relative --sysfs-root accepted"
+[ "$out" = "pghot topology: error: --sysfs-root: 'rel/sys' is not an absolute path: give a path starting with '/' (see 'pghot help topology')" ] ||
+	fail "topology, relative root: '$out'"
+ok "topology: a relative root is refused, as pghotd refuses it"
 
 # ... and runs when lower_tier_nodes names the CXL node
 config "[engine]" "enabled_sources = feed" "lower_tier_nodes = 1" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"

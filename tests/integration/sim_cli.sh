@@ -139,6 +139,15 @@ fi
 printf '# only a comment\n\n' >"$T/comments.scn"
 bad "^pghot sim: error: $T/empty.scn: the scenario has no key \\(the file is empty or only comments\\): give at least workload = NAME" --scenario "$T/empty.scn"
 bad "comments.scn: the scenario has no key" --scenario "$T/comments.scn"
+printf '\0workload = microbench\n' > "$T/nul.scn"
+bad "nul.scn:1: a NUL byte in the line" --scenario "$T/nul.scn"
+# --help wherever it is, as every command's
+for args in "--scenario microbench --help" "-h --scenario microbench" "--help extra"; do
+	# shellcheck disable=SC2086
+	"$PGHOT" sim $args > "$T/help" 2>&1 || fail "sim $args: exit $?"
+	grep -q "^usage: pghot sim" "$T/help" || fail "sim $args: no help: $(head -2 "$T/help")"
+done
+ok "--help anywhere"
 # more threads than regions names the keys to change
 sed 's/^micro.threads = 1/micro.threads = 2/' "$ROOT/scenarios/testbed/promote.scn" >"$T/threads.scn"
 out=$("$PGHOT" sim --scenario "$T/threads.scn" --policies numab0 --quiet 2>&1) && fail "2 threads for 1 region ran"
@@ -163,6 +172,7 @@ bad "did you mean '--numab.threshold'\\?" --scenario redis-memtier --numab.tresh
 bad "numab.scan_size_mb = '0' is out of range: give a number" --scenario redis-memtier --numab.scan_size_mb 0
 bad "scale = '2'" --scenario redis-memtier --scale 2
 bad "unknown policy 'numab3'" --scenario redis-memtier --policies numab0,numab3
+bad "policy 'numab2' is named twice: name each once" --scenario redis-memtier --policies numab2,numab0,numab2
 bad "the period is a number" --scenario redis-memtier --policies pghot-hwhint:x
 bad "cannot read scenario 'nosuch'" --scenario nosuch
 bad "needs a value" --scenario redis-memtier --seed

@@ -55,6 +55,10 @@ bad() { # WANT ARGS...: exit 2 and the message WANT
 }
 bad "pghot stat: error: --watch: '0' is out of range: give 1 to 86400; the nearest accepted value is 1" --watch 0
 bad "pghot stat: error: --count goes with --watch SECONDS (see 'pghot help stat')" --count 2
+out=$("$PGHOT" stat --socket '' 2>&1) && fail "stat --socket '' accepted"
+[ "$out" = "pghot stat: error: --socket: empty: give the path of pghotd's control socket (see 'pghot help stat')" ] || fail "--socket '': $out"
+out=$("$PGHOT" ctl --socket '' get 2>&1) && fail "ctl --socket '' accepted"
+[ "$out" = "pghot ctl: error: --socket: empty: give the path of pghotd's control socket (see 'pghot help ctl')" ] || fail "ctl --socket '': $out"
 bad "pghot stat: error: unknown option '--wtch': did you mean '--watch'? (see 'pghot help stat')" --wtch 1
 bad "pghot stat: error: --procfs-root: '' is not an absolute path: give a path starting with '/' (see 'pghot help stat')" --targets --procfs-root ''
 bad "pghot stat: error: --absolute is for the --watch line view, not --targets (see 'pghot help stat')" --watch 1 --targets --absolute

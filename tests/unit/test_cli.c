@@ -106,10 +106,14 @@ static void test_numbers(void **state)
 	assert_int_equal(cli_u64("--size", "99999999999999999999", 1, 1048576, &v, err, sizeof(err)),
 			 -ERANGE);
 	assert_string_equal(err, "--size: '99999999999999999999' is out of range: give 1 to 1048576; the nearest accepted value is 1048576");
-	/* no bound above: nothing nearer to offer than "1 or more" */
+	/* no bound above but 2^64 - 1: past it, that top is named ("1 or
+	 * more" would contradict the error) */
 	assert_int_equal(cli_u64("--once-ms", "99999999999999999999", 1, UINT64_MAX, &v, err,
 				 sizeof(err)), -ERANGE);
-	assert_string_equal(err, "--once-ms: '99999999999999999999' is out of range: give 1 or more");
+	assert_string_equal(err, "--once-ms: '99999999999999999999' is out of range: give 1 to 18446744073709551615");
+	assert_int_equal(cli_bad_u64("--wait", "18446744073709551616", 0, UINT64_MAX, "ms", NULL, err, sizeof(err)),
+			 -ERANGE);
+	assert_string_equal(err, "--wait: '18446744073709551616' is out of range: give 0 to 18446744073709551615 ms");
 	/* the one formatter, with a unit and a note */
 	assert_int_equal(cli_bad_u64("key 'sleep_ms'", "5000", 50, 1000, "ms", NULL, err, sizeof(err)),
 			 -ERANGE);

@@ -25,6 +25,22 @@ static int parse(const char *text)
 				sizeof(err));
 }
 
+/* A NUL byte (a binary or zero-filled file) is refused with its line, not
+ * read as the end of the line and the rest as blank. */
+static void test_nul_byte(void **state)
+{
+	static const char text[] = "[targets]\npids = 1\n\0\0\n";
+
+	cfg_init(&cfg);
+	assert_int_equal(cfg_parse_string(&cfg, text, sizeof(text) - 1, "t.conf",
+					  err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.conf:3: a NUL byte in the line: the file is not a text config file");
+	cfg_init(&cfg);
+	assert_int_equal(cfg_parse_string(&cfg, "\0", 1, "t.conf", err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "t.conf:1: a NUL byte in the line: the file is not a text config file");
+}
+
 static void test_defaults(void **state)
 {
 	size_t damon_idx;
@@ -190,6 +206,10 @@ static const struct bad bads[] = {
 	{ "[targets]\npids = 12\npids = 12\n", "t.conf:3: key 'pids': pid 12 is named twice: name each pid once" },
 	{ "[targets]\ncomm = averyveryverylongname\n",
 	  "t.conf:2: key 'comm': 'averyveryverylongname' is longer than 15 characters: give the name as /proc/PID/comm shows it (the kernel keeps 15)" },
+	{ "[targets]\ncomm = \"memcached\"\n",
+	  "t.conf:2: key 'comm': \"memcached\" is quoted: give the name without quotes, as /proc/PID/comm shows it" },
+	{ "[targets]\ncomm = redis, 'x'\n",
+	  "t.conf:2: key 'comm': 'x' is quoted: give the name without quotes, as /proc/PID/comm shows it" },
 	{ "[targets]\nmin_rss_mb = -1\n",
 	  "t.conf:2: key 'min_rss_mb': '-1' is out of range: give 0 to 1073741824 MiB; the nearest accepted value is 0" },
 	{ "[targets]\npids = -5\n", "t.conf:2: key 'pids': '-5' is out of range: give process ids, 1 to 4194304" },
@@ -566,6 +586,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_list_separators),
 		cmocka_unit_test(test_damos_keys),

@@ -188,9 +188,15 @@ int cli_bad_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 	if (has_near && min != max)
 		snprintf(nearest, sizeof(nearest),
 			 "; the nearest accepted value is %" PRIu64, to);
+	/* past 2^64 - 1: "or more" would contradict it, so name the top */
+	if (err == -ERANGE && *p != '-' && max == UINT64_MAX && !isnan(strtod(p, NULL)))
+		snprintf(range, sizeof(range), "%" PRIu64 " to %" PRIu64 "%s%s",
+			 min, max, unit && *unit && strcmp(unit, "%") ? " " : "",
+			 unit ? unit : "");
+	else
+		cli_range_unit(range, sizeof(range), min, max, unit);
 	snprintf(errbuf, errlen, "%s: '%s' is %s: give %s%s%s", what, s,
-		 err == -EINVAL ? "not a number" : "out of range",
-		 cli_range_unit(range, sizeof(range), min, max, unit),
+		 err == -EINVAL ? "not a number" : "out of range", range,
 		 note ? note : "", nearest);
 	return err == -EINVAL ? -EINVAL : -ERANGE;
 }

@@ -877,6 +877,11 @@ static int set_value(struct pghotd_config *c, const char *section,
 					return fail(errbuf, errlen, c, line,
 						    "key '%s': value has a control character",
 						    d->name);
+			/* values are not quoted; a quoted name would never match */
+			if (l >= 2 && (*p == '"' || *p == '\'') && p[l - 1] == *p)
+				return fail(errbuf, errlen, c, line,
+					    "key '%s': %.*s is quoted: give the name without quotes, as /proc/PID/comm shows it",
+					    d->name, (int)l, p);
 			if (k == CFG_MAX_COMMS)
 				return fail(errbuf, errlen, c, line,
 					    "key '%s': more than %d names",
@@ -1329,9 +1334,17 @@ int cfg_parse_string(struct pghotd_config *c, const char *text, size_t len,
 {
 	struct reader r = { .p = text, .end = text + len };
 	struct parse_ctx p = { c, &r, errbuf, errlen, 0, 0 };
-	int line;
+	const char *nul = memchr(text, 0, len);
+	int line = 1;
 
 	c->file = file;
+	if (nul) {
+		/* libinih would end the line there and read the rest as blank */
+		for (const char *q = text; q < nul; q++)
+			line += *q == '\n';
+		return fail(errbuf, errlen, c, line,
+			    "a NUL byte in the line: the file is not a text config file");
+	}
 	line = ini_parse_stream(reader_fn, &r, handler, &p);
 	if (r.bad_section && (line <= 0 || r.bad_section < line))
 		line = r.bad_section;

@@ -201,6 +201,8 @@ int cmd_ctl(int argc, char **argv)
 	while ((c = cli_getopt(argc, argv, "+s:c:h", opts, HINT)) != -1) {
 		switch (c) {
 		case 's':
+			if (!*optarg)
+				return log_ret(2, LOG_ERR, "--socket: empty: give the path of pghotd's control socket (%s)", HINT);
 			socket = optarg;
 			break;
 		case 'c':

@@ -100,8 +100,11 @@ static int read_file(const char *path, char **ret, size_t *ret_len)
 }
 
 /* Whether scenario @text has a line that is neither blank nor a comment. */
-static bool has_key(const char *text)
+static bool has_key(const char *text, size_t len)
 {
+	/* a NUL byte is the parser's to name, with its line */
+	if (memchr(text, 0, len))
+		return true;
 	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
 		const char *p = l + strspn(l, " \t\r");
 
@@ -184,7 +187,7 @@ static int load_scenario(struct sim_scenario *sc, const char *name)
 			rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
 		return -1;
 	}
-	if (!has_key(text)) {
+	if (!has_key(text, len)) {
 		/* else the defaults run and fail on a machine without memory,
 		 * which says nothing of the file */
 		free(text);
@@ -570,7 +573,10 @@ int cmd_sim(int argc, char **argv)
 	if (!sc)
 		return 1;
 	sim_scenario_init(sc);
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+	/* --help wherever it is, as the other commands' getopt takes it */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") && strcmp(argv[i], "-h"))
+			continue;
 		usage(stdout);
 		status = 0;
 		goto out;

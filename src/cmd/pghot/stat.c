@@ -227,7 +227,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "s:c:jw:n:ath", opts, HINT)) != -1) {
 		switch (c) {
-		case 's': o->socket = optarg; break;
+		case 's':
+			if (!*optarg)
+				return log_ret(2, LOG_ERR, "--socket: empty: give the path of pghotd's control socket (%s)", HINT);
+			o->socket = optarg;
+			break;
 		case 'c': o->config = optarg; break;
 		case 'j': o->json = true; break;
 		case 'a': o->absolute = true; break;

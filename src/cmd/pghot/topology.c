@@ -41,8 +41,9 @@ static void usage(FILE *f)
 	      "  -h, --help              print this help\n"
 	      "\n"
 	      "Exit status: 0; 1 when the nodes cannot be read, a lower-tier node does not\n"
-	      "exist, or pghotd would refuse these tiers (the table is printed, the reason\n"
-	      "said); 2 on a bad option.\n",
+	      "exist, or pghotd would refuse these tiers: no lower-tier node, none left on\n"
+	      "top, or the tiers inverted (the table is printed, the reason said on\n"
+	      "standard error); 2 on a bad option.\n",
 	      f);
 }
 
@@ -150,8 +151,6 @@ static void print_human(const struct topology *t)
 		       dist[0] ? dist : "-");
 	}
 	printf("\nlower tier from: %s\n", topology_tier_source_name(t->tier_source));
-	if (!topology_nr_lower(t))
-		printf("no lower-tier node: pghotd has nothing to promote from; if a CXL node is in the DRAM tier, set [engine] lower_tier_nodes (pghot.conf)\n");
 }
 
 struct topo_opts {
@@ -182,10 +181,13 @@ static int parse_opts(int argc, char **argv, struct topo_opts *o)
 			o->json = true;
 			break;
 		case 's':
-			o->sysfs = optarg;
-			break;
 		case 'p':
-			o->procfs = optarg;
+			/* as pghotd's: a relative root would depend on the
+			 * working directory */
+			if (cli_absolute_path(c == 's' ? "--sysfs-root" : "--procfs-root",
+					      optarg, false, err, sizeof(err)))
+				return log_ret(2, LOG_ERR, "%s (%s)", err, HINT);
+			*(c == 's' ? &o->sysfs : &o->procfs) = optarg;
 			break;
 		case 'l':
 			o->lower = optarg;
@@ -231,7 +233,10 @@ static int check_lower(const struct topology *t, const struct nodemask *lower,
 			return log_ret(1, LOG_ERR,
 				       "lower_tier_nodes: node %d does not exist (nodes %s): name the CPU-less (CXL) nodes",
 				       nid, list);
-	if (nodemask_weight(lower) && !top) {
+	if (!topology_nr_lower(t)) {
+		log_err("no lower-tier node: pghotd has nothing to promote from and refuses to start; if a CXL node is in the DRAM tier, set [engine] lower_tier_nodes (pghot.conf) or pass --lower-tier-nodes");
+		*refused = true;
+	} else if (nodemask_weight(lower) && !top) {
 		nodelist_format(lower, list, sizeof(list));
 		log_err("lower_tier_nodes %s leaves no top-tier node with memory: pghotd would have nowhere to promote to and refuses to start",
 			list);

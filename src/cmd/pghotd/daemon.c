@@ -91,8 +91,9 @@ static int sink_samples(void *arg, const struct pl_sample *smp, size_t n)
 	return pl_report_samples(s->daemon->pl, s->desc->kind, smp, n);
 }
 
+/* Open source @idx with config @c; @live: while pghotd runs (src_env). */
 static int src_open(struct daemon *d, const struct pghotd_config *c,
-		    size_t idx, char *errbuf, size_t errlen)
+		    size_t idx, bool live, char *errbuf, size_t errlen)
 {
 	struct daemon_src *s = &d->src[idx];
 	const struct src_desc *desc = src_registry[idx];
@@ -104,6 +105,7 @@ static int src_open(struct daemon *d, const struct pghotd_config *c,
 		.lower_override = nodemask_weight(&c->lower_tier_nodes) ?
 					  &c->lower_tier_nodes : NULL,
 		.demotion = c->demote_enabled,
+		.live = live,
 	};
 	struct pl_params p;
 	int err;
@@ -300,7 +302,7 @@ static int setup_sources(struct daemon *d)
 	for (size_t s = 0; s < src_registry_len; s++) {
 		if (!(d->cfg.sources & (1u << s)))
 			continue;
-		ret = src_open(d, &d->cfg, s, err, sizeof(err));
+		ret = src_open(d, &d->cfg, s, false, err, sizeof(err));
 		if (ret)
 			return log_ret(ret, LOG_ERR, "source '%s': %s",
 				       src_registry[s]->name, err);
@@ -503,7 +505,7 @@ static void sources_restore(struct daemon *d, const struct pghotd_config *old,
 		if (!reopen[k])
 			continue;
 		src_close(d, k);
-		if ((old->sources & (1u << k)) && src_open(d, old, k, e2, sizeof(e2)))
+		if ((old->sources & (1u << k)) && src_open(d, old, k, true, e2, sizeof(e2)))
 			log_err("source '%s' could not be restarted: %s",
 				src_registry[k]->name, e2);
 	}
@@ -531,7 +533,7 @@ static int sources_apply(struct daemon *d, const struct pghotd_config *nc,
 			log_info("source '%s' stopped", src_registry[s]->name);
 			continue;
 		}
-		err = src_open(d, nc, s, errbuf, errlen);
+		err = src_open(d, nc, s, true, errbuf, errlen);
 		if (err) {
 			sources_restore(d, &d->cfg, reopen, s);
 			return err;

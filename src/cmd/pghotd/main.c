@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 
 #include "cmd/common/cli.h"
 #include "cmd/common/config.h"
@@ -159,6 +160,10 @@ static int take_option(struct daemon *d, int c, const char **check,
 	case OPT_SOCKET:
 		if (!absolute("--socket", optarg, true))
 			return -1;
+		if (strlen(optarg) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+			return log_ret(-1, LOG_ERR,
+				       "--socket: the path is longer than %zu characters, the most a Unix socket path can have: give a shorter path",
+				       sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
 		d->ov.socket = optarg;
 		return 0;
 	case OPT_LOWER:
