@@ -433,7 +433,6 @@ static int fill_spread(struct pl *pl, uint32_t t, uint64_t now_ms)
 	uint64_t end = f->map_end >> pl->p.page_shift, page, next;
 	struct pl_qent e = {
 		.tg = t, .time_ms = now_ms, .nid = f->nid, .src = f->src,
-		.run = pl->runs++,
 	};
 	int err = 0;
 
@@ -446,6 +445,7 @@ static int fill_spread(struct pl *pl, uint32_t t, uint64_t now_ms)
 			return 0;
 		f->next = f->map_start >> pl->p.page_shift;
 	}
+	e.run = pl->runs++;	/* a report's worth of queueing, as queue_range()'s */
 	for (page = f->next; page < end && !err; page = next) {
 		next = (page / PL_CHUNK_PAGES + 1) * PL_CHUNK_PAGES;
 		if (next > end)

@@ -109,6 +109,25 @@ bool pl_seen_now(const struct pl_seen_set *s, uint64_t chunk, uint64_t now_ms)
 	return e->used && e->last_ms == now_ms;
 }
 
+/* Whether @e is a cover within range_spread_ms of @now_ms (one stamped
+ * after @now_ms, a caller's clock that went back, is recent too). */
+static bool recent(const struct pl *pl, const struct pl_seen *e, uint64_t now_ms)
+{
+	return e->used && e->last_ms + pl->p.range_spread_ms >= now_ms;
+}
+
+/* The chunks of mapping [map_start, map_end) (bytes): the first, and how
+ * many (the last one partly in it counts). */
+static uint64_t map_chunks(const struct pl *pl, uint64_t map_start,
+			   uint64_t map_end, uint64_t *ret_n)
+{
+	uint64_t first = (map_start >> pl->p.page_shift) / PL_CHUNK_PAGES;
+
+	*ret_n = ((map_end >> pl->p.page_shift) + PL_CHUNK_PAGES - 1) /
+		 PL_CHUNK_PAGES - first;
+	return first;
+}
+
 /* Probe @i of the @probes of chunks [first, first + n). */
 static uint64_t probe_chunk(uint64_t first, uint64_t n, uint64_t probes,
 			    uint64_t i)
@@ -130,10 +149,7 @@ static void read_covers(const struct pl *pl, const struct pl_seen_set *s,
 		const struct pl_seen *e = s->cap ?
 			slot(s, probe_chunk(first, n, c->probes, i)) : NULL;
 
-		/* a cover stamped after @now_ms (a caller's clock that went
-		 * back) is recent too */
-		c->hits[i + 1] = (uint16_t)(c->hits[i] +
-			(e && e->used && e->last_ms + pl->p.range_spread_ms >= now_ms));
+		c->hits[i + 1] = (uint16_t)(c->hits[i] + (e && recent(pl, e, now_ms)));
 	}
 }
 
@@ -184,9 +200,8 @@ bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,
 		    uint64_t map_end, uint64_t start, uint64_t end,
 		    uint64_t now_ms)
 {
-	uint64_t first = (map_start >> pl->p.page_shift) / PL_CHUNK_PAGES;
-	uint64_t stop = ((map_end >> pl->p.page_shift) + PL_CHUNK_PAGES - 1) /
-			PL_CHUNK_PAGES;
+	uint64_t n, first = map_chunks(pl, map_start, map_end, &n);
+	uint64_t stop = first + n;
 	const struct pl_spread *c;
 	uint32_t lo, hi, outside, hits;
 
@@ -210,9 +225,7 @@ bool pl_seen_spread_confirmed(struct pl *pl, struct pl_tgx *x,
 			      uint64_t map_start, uint64_t map_end,
 			      uint64_t now_ms)
 {
-	uint64_t first = (map_start >> pl->p.page_shift) / PL_CHUNK_PAGES;
-	uint64_t n = ((map_end >> pl->p.page_shift) + PL_CHUNK_PAGES - 1) /
-		     PL_CHUNK_PAGES - first;
+	uint64_t n, first = map_chunks(pl, map_start, map_end, &n);
 	uint32_t probes = (uint32_t)(n < PL_SPREAD_PROBES ? n : PL_SPREAD_PROBES);
 	uint32_t hits = 0;
 
@@ -222,8 +235,7 @@ bool pl_seen_spread_confirmed(struct pl *pl, struct pl_tgx *x,
 	for (uint32_t i = 0; i < probes; i++) {
 		const struct pl_seen *e = slot(&x->seen, probe_chunk(first, n, probes, i));
 
-		hits += e->used && e->last_ms + pl->p.range_spread_ms >= now_ms &&
-			e->covers >= PL_SEEN_COVERS &&
+		hits += recent(pl, e, now_ms) && e->covers >= PL_SEEN_COVERS &&
 			e->last_ms - e->first_ms >= pl->p.range_confirm_ms;
 	}
 	return (uint64_t)hits * 100 >= (uint64_t)probes * pl->p.range_spread_pct;

@@ -91,15 +91,27 @@ const char *cli_did_you_mean(const struct cli_near *n, const char *quote_prefix,
 	return buf;
 }
 
+/* "MIN to MAX UNIT"; with @open_top, "MIN UNIT or more" when @max is
+ * UINT64_MAX (a bound nobody types); "5%", "10 ms". */
+static const char *range_text(char *buf, size_t len, uint64_t min, uint64_t max,
+			      const char *unit, bool open_top)
+{
+	const char *sp = unit && unit[0] && strcmp(unit, "%") ? " " : "";
+
+	if (!unit)
+		unit = "";
+	if (max == UINT64_MAX && open_top)
+		snprintf(buf, len, "%" PRIu64 "%s%s or more", min, sp, unit);
+	else if (min == max)
+		snprintf(buf, len, "%" PRIu64 "%s%s", min, sp, unit);
+	else
+		snprintf(buf, len, "%" PRIu64 " to %" PRIu64 "%s%s", min, max, sp, unit);
+	return buf;
+}
+
 const char *cli_range(char *buf, size_t len, uint64_t min, uint64_t max)
 {
-	if (max == UINT64_MAX)
-		snprintf(buf, len, "%" PRIu64 " or more", min);
-	else if (min == max)
-		snprintf(buf, len, "%" PRIu64, min);
-	else
-		snprintf(buf, len, "%" PRIu64 " to %" PRIu64, min, max);
-	return buf;
+	return range_text(buf, len, min, max, NULL, true);
 }
 
 /* @s is no whole number: -ERANGE if it is NaN or an infinity ("nan",
@@ -152,18 +164,7 @@ int cli_parse_u64(const char *s, uint64_t *ret)
 const char *cli_range_unit(char *buf, size_t len, uint64_t min, uint64_t max,
 			   const char *unit)
 {
-	/* "5%", "10 ms" */
-	const char *sp = unit && unit[0] && strcmp(unit, "%") ? " " : "";
-
-	if (!unit || !unit[0])
-		return cli_range(buf, len, min, max);
-	if (max == UINT64_MAX)
-		snprintf(buf, len, "%" PRIu64 "%s%s or more", min, sp, unit);
-	else if (min == max)
-		snprintf(buf, len, "%" PRIu64 "%s%s", min, sp, unit);
-	else
-		snprintf(buf, len, "%" PRIu64 " to %" PRIu64 "%s%s", min, max, sp, unit);
-	return buf;
+	return range_text(buf, len, min, max, unit, true);
 }
 
 int cli_bad_u64(const char *what, const char *s, uint64_t min, uint64_t max,
@@ -188,13 +189,9 @@ int cli_bad_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 	if (has_near && min != max)
 		snprintf(nearest, sizeof(nearest),
 			 "; the nearest accepted value is %" PRIu64, to);
-	/* past 2^64 - 1: "or more" would contradict it, so name the top */
-	if (err == -ERANGE && *p != '-' && max == UINT64_MAX && !isnan(strtod(p, NULL)))
-		snprintf(range, sizeof(range), "%" PRIu64 " to %" PRIu64 "%s%s",
-			 min, max, unit && *unit && strcmp(unit, "%") ? " " : "",
-			 unit ? unit : "");
-	else
-		cli_range_unit(range, sizeof(range), min, max, unit);
+	/* past 2^64 - 1, "or more" would contradict the error: name the top */
+	range_text(range, sizeof(range), min, max, unit,
+		   !(err == -ERANGE && *p != '-' && !isnan(strtod(p, NULL))));
 	snprintf(errbuf, errlen, "%s: '%s' is %s: give %s%s%s", what, s,
 		 err == -EINVAL ? "not a number" : "out of range", range,
 		 note ? note : "", nearest);
