@@ -395,7 +395,6 @@ static bool in_spread(struct pl *pl, uint32_t t, const struct pl_range *r,
 	    !pl_seen_spread(pl, &pl->tgx[t], r->map_start, r->map_end,
 			    r->start, r->end, now_ms))
 		return false;
-	pl->st.ranges_spread++;
 	return true;
 }
 
@@ -489,17 +488,23 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 		      (size_t)((pl->p.range_pages_max - pl->p.range_pages_min) * p);
 	bool seen = !r->cold && p > 0 && pl->p.range_promote &&
 		    range_room(pl, nid);
-	bool spread = seen && in_spread(pl, t, r, now_ms);
+	bool explained = !r->cold &&
+			 explained_by_top(pl, t, r, p, first, npages, now_ms);
+	/* an explained range is judged only for the fill it asks for */
+	bool spread = seen && (!explained || pl->p.range_fill) &&
+		      in_spread(pl, t, r, now_ms);
 
 	/* a range explained by its pages up still asks for the fill: on a
 	 * mapping warm all over those are most of the late reports */
 	if (spread && pl->p.range_fill)
 		note_fill(pl, t, r, &e);
-	if (!r->cold && explained_by_top(pl, t, r, p, first, npages, now_ms)) {
+	if (explained) {
 		pl->st.ranges_explained++;
 		pl_share_add(pl, false, p * (double)npages);
 		return 0;
 	}
+	if (spread)
+		pl->st.ranges_spread++;
 	if (seen)
 		return queue_seen(pl, &e, first, npages, want, !r->spans_mappings,
 				  spread, p, now_ms);

@@ -614,6 +614,49 @@ static void test_evidence_explained_by_top(void **state)
 	free_pl(pl);
 }
 
+/*
+ * An explained range in a spread mapping (the last 112 pages of a hot
+ * 2 MiB gone up and 512 cold ones beside them, 2 of 20, with half of the
+ * mapping's other chunks covered: test_evidence_explained_by_top()) is
+ * counted as explained, not as spread: range promotion did not take it
+ * whole. With the fill off it is not judged at all; with it on it still
+ * asks for the fill (queue_range()).
+ */
+static void test_explained_not_spread(void **state)
+{
+	const uint64_t base = 0x40000000;
+	struct pl_params pp;
+	struct pl_stats before, after;
+
+	for (int fill = 0; fill < 2; fill++) {
+		struct pl_range up = damon_range(100, base, 512, 20);
+		struct pl_range r = damon_range(100, base + 400 * FM_PAGE, 624, 2);
+		struct fm_proc *a;
+		struct pl *pl;
+
+		pl_params_default(PGHOT_MODE_DEFAULT, &pp);
+		pp.range_spread_pct = 50;
+		pp.range_fill = fill;
+		pl = new_pl_params(&pp, &fm_ops);
+		a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
+		add_target(pl, a);
+		assert_int_equal(pl_run(pl, 900, NULL), 0);
+		up.map_start = r.map_start = base;
+		up.map_end = r.map_end = base + 32 * 512 * FM_PAGE;
+		step(pl, &up, 1, 1000);
+		assert_int_equal(fm_count(a, 0, 512, 0), 512);
+		step(pl, &up, 1, 1050);	/* the heat of its pages up */
+		cover_chunks(pl, base, 32, 2, 18, 1100);
+		pl_stats(pl, &before);
+		step(pl, &r, 1, 1200);
+		pl_stats(pl, &after);
+		assert_int_equal(after.ranges_explained, before.ranges_explained + 1);
+		assert_int_equal(after.ranges_spread, before.ranges_spread);
+		assert_int_equal(fm_count(a, 512, 1024, 0), 0);
+		free_pl(pl);
+	}
+}
+
 /* A range's pages grow from range_pages_min to range_pages_max with its
  * evidence. */
 static void test_samples_grow_with_evidence(void **state)
@@ -1317,6 +1360,7 @@ int main(void)
 		cmocka_unit_test(test_range_spread),
 		cmocka_unit_test(test_range_fill),
 		cmocka_unit_test(test_evidence_explained_by_top),
+		cmocka_unit_test(test_explained_not_spread),
 		cmocka_unit_test(test_samples_grow_with_evidence),
 		cmocka_unit_test(test_known_top_skips_lookups),
 		cmocka_unit_test(test_samples_cover_range),
