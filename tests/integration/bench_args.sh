@@ -95,6 +95,9 @@ for o in --hot --region; do
 	bad "$o: '0' is out of range: give 1 to 1048576" micro --node 0 $o 0
 done
 bad "--reps: '0' is out of range" micro --node 0 --reps 0
+# a region larger than the hot part is refused, not clamped to it
+bad "^pghot bench: error: --region 64 MiB is larger than --hot \(8 MiB\): give --region 8 or less" micro --node 0 -s 64 --hot 8 --region 64
+bad "^pghot bench: error: --region 33 MiB is larger than --hot \(32 MiB\)" micro --node 0 -s 64 --region 33
 bad "--hot-offset \+ --hot .* beyond --size" micro --node 0 -s 64 --hot 32 --hot-offset 40
 # the phase change: both options, micro only, within the run and the area,
 # the new hot part apart from the first

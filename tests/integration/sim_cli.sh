@@ -137,6 +137,9 @@ fi
 # an empty scenario file is said to be empty, not run on the defaults
 : >"$T/empty.scn"
 printf '# only a comment\n\n' >"$T/comments.scn"
+# another workload's parameter is refused, not ignored
+bad "^pghot sim: error: --redis.keys is an option of workload redis-memtier, not microbench: drop it" --scenario microbench --redis.keys 1000 --policies numab0
+bad "^pghot sim: error: --micro.size is an option of workload microbench, not " --scenario redis-memtier --micro.size 1G --policies numab0
 bad "^pghot sim: error: $T/empty.scn: the scenario has no key \\(the file is empty or only comments\\): give at least workload = NAME" --scenario "$T/empty.scn"
 bad "comments.scn: the scenario has no key" --scenario "$T/comments.scn"
 printf '\0workload = microbench\n' > "$T/nul.scn"

@@ -570,7 +570,7 @@ static void usage(FILE *f)
 		"      --hot MIB         hot part, 1..1048576 (default 32)\n"
 		"      --hot-offset MIB  where the hot part starts, 0..1048576 (default 0);\n"
 		"                        --hot-offset + --hot <= --size\n"
-		"      --region MIB      region size, 1..1048576 (default: the hot part)\n"
+		"      --region MIB      region size, 1..--hot (default: the hot part)\n"
 		"      --reps N          repetitions per region before the next, >= 1 (default 1)\n"
 		"      --batch N         accesses per repetition (default 0: pages in region)\n"
 		"      --store-pct P     stores among accesses, 0..100 (default 50)\n"
@@ -980,6 +980,13 @@ int cmd_bench(int argc, char **argv)
 	if (run.wl == &bench_micro && o.hot_offset_bytes + o.hot_bytes > o.size_bytes) {
 		log_err("--hot-offset + --hot (%zu + %zu MiB) reaches beyond --size (%zu MiB)",
 			o.hot_offset_bytes >> 20, o.hot_bytes >> 20, o.size_bytes >> 20);
+		return 2;
+	}
+	/* a region past the hot part would be one region of the hot part: not
+	 * what was asked */
+	if (run.wl == &bench_micro && o.region_bytes > o.hot_bytes) {
+		log_err("--region %zu MiB is larger than --hot (%zu MiB): give --region %zu or less, or a larger --hot (%s)",
+			o.region_bytes >> 20, o.hot_bytes >> 20, o.hot_bytes >> 20, HINT);
 		return 2;
 	}
 	if (check_move(&run, move_to_set))

@@ -561,6 +561,50 @@ static int apply_params(struct sim_scenario *sc, int argc, char **argv)
 	return 0;
 }
 
+/* The workload whose parameters start with each prefix; the others' apply
+ * to every workload. */
+static const struct {
+	const char *prefix;
+	int workload;
+} wl_prefixes[] = {
+	{ "redis.", SIM_WL_REDIS }, { "ycsb.", SIM_WL_YCSB }, { "micro.", SIM_WL_MICRO },
+	{ "bt.", SIM_WL_BT }, { "trace.", SIM_WL_TRACE },
+};
+
+/* A --KEY of another workload than the one simulated would be ignored, and
+ * the run not what was asked (as pghot bench refuses the other workload's
+ * options). After apply_params(), so that every key is known and the
+ * workload is the last one set. Return: 0 or -1, said. */
+static int check_workload_params(const struct sim_scenario *sc, int argc, char **argv)
+{
+	char buf[128];
+
+	for (int i = 1; i < argc; i++) {
+		const char *key, *val;
+
+		if (!strcmp(argv[i], "--quiet"))
+			continue;
+		if (value_of(argc, argv, &i, &key, &val, buf, sizeof(buf)))
+			return -1;
+		for (size_t k = 0; k < sizeof(wl_prefixes) / sizeof(wl_prefixes[0]); k++) {
+			int wl = wl_prefixes[k].workload;
+
+			if (strncmp(key, wl_prefixes[k].prefix, strlen(wl_prefixes[k].prefix)) ||
+			    wl == sc->workload)
+				continue;
+			if (wl == SIM_WL_TRACE)
+				log_err("--%s is an option of workload trace, not %s: drop it, or give --trace FILE (%s)",
+					key, sim_workload_name(sc->workload), HINT);
+			else
+				log_err("--%s is an option of workload %s, not %s: drop it, or give a scenario of workload %s (%s; 'pghot sim --list' lists the scenarios)",
+					key, sim_workload_name(wl), sim_workload_name(sc->workload),
+					sim_workload_name(wl), HINT);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	struct opts o = { .jobs = sysconf(_SC_NPROCESSORS_ONLN) };
@@ -614,7 +658,7 @@ int cmd_sim(int argc, char **argv)
 		sc->workload = SIM_WL_TRACE;
 		sc->scale = 1;
 	}
-	if (apply_params(sc, argc, argv)) {
+	if (apply_params(sc, argc, argv) || check_workload_params(sc, argc, argv)) {
 		status = 2;
 		goto out;
 	}
