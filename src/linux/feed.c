@@ -88,21 +88,29 @@ static void skip_sep(const char **p, const char *end)
 		(*p)++;
 }
 
-int feed_parse_line(const char *line, size_t len, struct feed_sample *ret)
+/* feed_parse_line(), and in @why (if not NULL) what is wrong when it is
+ * malformed. */
+static int parse_line(const char *line, size_t len, struct feed_sample *ret,
+		      const char **why)
 {
-	const char *p = line, *end = line + len;
+	const char *p = line, *end = line + len, *dummy;
 	struct feed_sample s = { .nid = -1 };
 	uint64_t v;
 
+	if (!why)
+		why = &dummy;
 	skip_sep(&p, end);
 	if (p == end || *p == '#')
 		return 1;
+	*why = "longer than 256 characters";
 	if (len > FEED_LINE_MAX)
 		return -EINVAL;
+	*why = "pid: want a process id, 1 to 4194304";
 	if (field_u64(&p, end, false, &v) || v == 0 || v > 4194304)
 		return -EINVAL;
 	s.pid = (pid_t)v;
 	skip_sep(&p, end);
+	*why = "vaddr: want an address, 0x hex or decimal";
 	if (field_u64(&p, end, true, &s.vaddr))
 		return -EINVAL;
 	skip_sep(&p, end);
@@ -111,6 +119,7 @@ int feed_parse_line(const char *line, size_t len, struct feed_sample *ret)
 		    (end - p == 2 || is_sep(p[2]))) {
 			p += 2;
 		} else {
+			*why = "nid: want a node, 0 to 1023, or -1 for none";
 			if (field_u64(&p, end, false, &v) || v >= 1024)
 				return -EINVAL;
 			s.nid = (int)v;
@@ -118,15 +127,30 @@ int feed_parse_line(const char *line, size_t len, struct feed_sample *ret)
 		skip_sep(&p, end);
 	}
 	if (p < end) {
+		*why = "time_ms: want a time in ms, a whole number 0 or more";
 		if (field_u64(&p, end, false, &s.time_ms))
 			return -EINVAL;
 		s.has_time = true;
 		skip_sep(&p, end);
 	}
+	*why = "text after time_ms";
 	if (p != end)
 		return -EINVAL;
 	*ret = s;
 	return 0;
+}
+
+int feed_parse_line(const char *line, size_t len, struct feed_sample *ret)
+{
+	return parse_line(line, len, ret, NULL);
+}
+
+const char *feed_line_problem(const char *line, size_t len)
+{
+	struct feed_sample s;
+	const char *why = NULL;
+
+	return parse_line(line, len, &s, &why) == -EINVAL ? why : NULL;
 }
 
 enum feed_kind { FEED_FILE, FEED_FIFO, FEED_SOCKET };
@@ -176,6 +200,7 @@ static void malformed(struct feed *f, struct feed_conn *c, const char *raw,
 	size_t upto = nul ? (size_t)(nul - raw) : len;	/* the text before any NUL */
 	int shown = (int)(upto > 80 ? 80 : upto);
 	const char *cut = upto > 80 ? "...'" : nul ? "' and a NUL byte" : "'";
+	const char *why = feed_line_problem(raw, len);
 
 	f->st.malformed++;
 	if (f->last_log_ms && f->now_ms - f->last_log_ms < FEED_LOG_EVERY_MS) {
@@ -185,13 +210,14 @@ static void malformed(struct feed *f, struct feed_conn *c, const char *raw,
 	f->last_log_ms = f->now_ms ? f->now_ms : 1;
 	if (f->suppressed)
 		feed_log(f, LOG_WARNING,
-			 "feed '%s': malformed line %llu '%.*s%s, ignoring (expected 'pid vaddr [nid] [time_ms]'); %llu more malformed lines not shown",
+			 "feed '%s': malformed line %llu '%.*s%s, ignoring (%s; expected 'pid vaddr [nid] [time_ms]'); %llu more malformed lines not shown",
 			 f->path, (unsigned long long)c->lineno, shown, line, cut,
-			 (unsigned long long)f->suppressed);
+			 why ? why : "malformed", (unsigned long long)f->suppressed);
 	else
 		feed_log(f, LOG_WARNING,
-			 "feed '%s': malformed line %llu '%.*s%s, ignoring (expected 'pid vaddr [nid] [time_ms]')",
-			 f->path, (unsigned long long)c->lineno, shown, line, cut);
+			 "feed '%s': malformed line %llu '%.*s%s, ignoring (%s; expected 'pid vaddr [nid] [time_ms]')",
+			 f->path, (unsigned long long)c->lineno, shown, line, cut,
+			 why ? why : "malformed");
 	f->suppressed = 0;
 }
 

@@ -49,4 +49,14 @@ struct feed_sample {
  */
 int feed_parse_line(const char *line, size_t len, struct feed_sample *ret);
 
+/**
+ * feed_line_problem() - what is wrong with a line feed_parse_line() calls
+ * malformed: its first bad field and what that field wants, as "nid: want a
+ * node, 0 to 1023, or -1 for none", for messages.
+ * @line: bytes, not necessarily NUL-terminated.
+ * @len:  length of @line.
+ * Return: a static string, or NULL if the line is not malformed.
+ */
+const char *feed_line_problem(const char *line, size_t len);
+
 #endif

@@ -51,6 +51,12 @@ k=$("$PGHOT" topology --sysfs-root "$T/sys" --procfs-root "$T/proc" --json | pyt
 import json, sys; k = json.load(sys.stdin)["kernel"]; print(k["numa_balancing"], k["demotion_enabled"])')
 [ "$k" = "2 True" ] || fail "json kernel: $k"
 ok "the kernel's tiering knobs (--procfs-root)"
+# a root that is not there is not a kernel without NUMA balancing
+out=$("$PGHOT" topology --sysfs-root "$T/sys" --procfs-root "$T/nonexistent" 2>&1)
+[ $? = 2 ] || fail "--procfs-root missing: exit not 2: $out"
+[ "$out" = "pghot topology: error: procfs root '$T/nonexistent' (--procfs-root) is not a directory: give the procfs mount, as /proc (see 'pghot help topology')" ] ||
+	fail "--procfs-root missing: $out"
+ok "a missing --procfs-root refused"
 
 # pghotd refuses a machine without lower tier, and says what to do
 machine 2node-onetier

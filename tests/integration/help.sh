@@ -13,6 +13,7 @@ for c in topology stat ctl bench sim; do
 	[ "$("$PGHOT" help $c)" = "$("$PGHOT" $c --help)" ] || fail "pghot help $c is not pghot $c --help"
 done
 [ "$("$PGHOT" help help)" = "$out" ] && [ "$("$PGHOT" --help)" = "$out" ] || fail "pghot help help, --help"
+[ "$("$PGHOT" --help stat)" = "$("$PGHOT" help stat)" ] || fail "pghot --help stat is not pghot help stat"
 ok "pghot help [COMMAND]"
 
 # options in a source file's getopt table ({ "name", ... }), and in a help
@@ -50,6 +51,15 @@ bad "pghotd: error: --lower-tier-nodes: 'x' is not a node list: give nodes as 1,
 	"$PGHOTD" --lower-tier-nodes x
 bad "pghotd: error: --once-ms: 'soon' is not a number: give 1 or more" "$PGHOTD" --once-ms soon
 bad "pghotd: error: option '--dump-config-man' takes no value (see 'pghotd --help')" "$PGHOTD" --dump-config-man=1
+# what is printed and exits is done only once every argument was checked
+bad "pghotd: error: unexpected argument 'extra' (see 'pghotd --help')" "$PGHOTD" --version extra
+bad "pghotd: error: unexpected argument 'extra' (see 'pghotd --help')" "$PGHOTD" --dump-config-man extra
+bad "pghotd: error: unknown option '--bogus' (see 'pghotd --help')" "$PGHOTD" --help --bogus
+bad "pghot: error: unexpected argument 'extra': --version takes none (see 'pghot help')" "$PGHOT" --version extra
+bad "pghot stat: error: --socket '/x.sock' and -c '/y.conf' both name the control socket: give one (see 'pghot help stat')" \
+	"$PGHOT" stat --socket /x.sock -c /y.conf
+bad "pghot ctl: error: --socket '/x.sock' and -c '/y.conf' both name the control socket: give one (see 'pghot help ctl')" \
+	"$PGHOT" ctl -c /y.conf --socket /x.sock get
 ok "near misses and one message format"
 
 # pghotd --lower-tier-nodes overrides [engine] lower_tier_nodes, as in pghot topology

@@ -115,11 +115,14 @@ fi
 # A trace in the feed's format, replayed with a sample per access.
 awk 'BEGIN { for (i = 0; i < 4000; i++) printf "%d 0x%x %d %d\n", 300 + i % 2, 140000000000000 + (i % 700) * 4096, (i % 5 ? 0 : -1), 1000 + i }' >"$T/trace"
 echo "# a comment, then a malformed line" >>"$T/trace"
+echo "300 0x7f0000001000 0 -5" >>"$T/trace"	# a time before 0
 echo "not a sample" >>"$T/trace"
 if "$PGHOT" sim --trace "$T/trace" --policies numab0,pghot-hwhint:1 --hwhint.l3miss_only 0 \
 	--pghot.freq_threshold 1 --quiet --json "$T/t.json" >"$T/table" 2>"$T/err"; then
-	grep -q "1 malformed lines skipped" "$T/err" && ok "trace: malformed line counted" ||
+	grep -q "2 malformed lines skipped" "$T/err" && ok "trace: malformed lines counted" ||
 		fail "trace: no malformed-line message: $(cat "$T/err")"
+	grep -qF ":4002: not 'pid vaddr [nid] [time_ms]' (time_ms: want a time in ms, a whole number 0 or more), skipped" "$T/err" &&
+		ok "trace: the bad field named" || fail "trace: bad field not named: $(cat "$T/err")"
 	python3 - "$T/t.json" <<'EOF' && ok "trace replayed: every line an access" || fail "trace replay"
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -318,6 +318,13 @@ static const struct bad bads[] = {
 	  "t.conf:1: syntax error: expected '[section]', 'key = value' or a '#' comment" },
 	{ "freq_threshold = 2\n",
 	  "t.conf:1: key 'freq_threshold' before any [section]: put it under [engine]" },
+	/* a section without a name, alone or with keys under it */
+	{ "[engine]\nfreq_threshold = 2\n[ ]\n",
+	  "t.conf:3: '[]': a section needs a name, as [engine] (the sections are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
+	{ "[]\nfreq_threshold = 2\n",
+	  "t.conf:1: '[]': a section needs a name, as [engine] (the sections are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
+	{ "[engine]\nbogus = 1\n[]\n",
+	  "t.conf:2: unknown key 'bogus' in section [engine] (the keys of [engine] are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
 	{ "x = 2\n", "t.conf:1: key 'x' before any [section]: unknown key (the keys are in pghot.conf(5): see 'man pghot.conf' or 'pghotd --dump-config-man | man -l -')" },
 	{ "[engine]\nfreq_threshold = 2\n  sleep_ms = 60\n",
 	  "t.conf:3: indented line continues key 'freq_threshold' of line 2: remove the indentation" },

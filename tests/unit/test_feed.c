@@ -74,6 +74,34 @@ static void test_parse_bad(void **state)
 	}
 }
 
+/* The message of a malformed line names its first bad field. */
+static void test_line_problem(void **state)
+{
+	static const struct { const char *line, *why; } cases[] = {
+		{ "x 0x10", "pid: " }, { "0 0x10", "pid: " },
+		{ "99999999 0x10", "pid: " }, { "1234", "vaddr: " },
+		{ "1234 0xg", "vaddr: " }, { "1234 0x10 1024", "nid: " },
+		{ "1234 0x10 -2", "nid: " }, { "1234 0x10 1 -5", "time_ms: " },
+		{ "1234 0x10 1 soon", "time_ms: " },
+		{ "1234 0x10 1 2 3", "text after time_ms" },
+	};
+	char longl[400];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = feed_line_problem(cases[i].line, strlen(cases[i].line));
+
+		if (!why || strncmp(why, cases[i].why, strlen(cases[i].why)))
+			fail_msg("'%s': '%s', want '%s...'", cases[i].line,
+				 why ? why : "(none)", cases[i].why);
+	}
+	assert_null(feed_line_problem("1234 0x10 1 5", 13));
+	assert_null(feed_line_problem("# a comment", 11));
+	memset(longl, ' ', sizeof(longl));
+	memcpy(longl, "1 0x10", 6);
+	assert_string_equal(feed_line_problem(longl, sizeof(longl)), "longer than 256 characters");
+	(void)state;
+}
+
 struct got {
 	struct pl_sample r[16];
 	int n;
@@ -474,6 +502,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_line_problem),
 		cmocka_unit_test(test_file_follow),
 		cmocka_unit_test(test_malformed_log_printable),
 		cmocka_unit_test(test_malformed_nul),

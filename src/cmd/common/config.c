@@ -1199,6 +1199,7 @@ struct reader {
 	int max_len;	/* the most characters of a line libinih takes */
 	char long_key[32]; /* key name on that line, or "" */
 	int bad_section; /* first '[section]' line with text after ']', or 0 */
+	int empty_section; /* first '[]' line (no name between the brackets), or 0 */
 	bool indented;	/* the current line starts with a blank */
 };
 
@@ -1212,6 +1213,18 @@ static bool section_trailer(const char *s)
 		return false;
 	p += 1 + strspn(p + 1, " \t\r\n");
 	return *p && *p != '#' && *p != ';';
+}
+
+/* A '[]' line: libinih takes it as a section named "", whose keys then
+ * read as keys before any section. */
+static bool section_unnamed(const char *s)
+{
+	const char *p = s + strspn(s, " \t");
+
+	if (*p != '[')
+		return false;
+	p += 1 + strspn(p + 1, " \t");
+	return *p == ']';
 }
 
 static char *reader_fn(char *str, int num, void *stream)
@@ -1246,6 +1259,8 @@ static char *reader_fn(char *str, int num, void *stream)
 	r->indented = str[0] == ' ' || str[0] == '\t';
 	if (!r->bad_section && section_trailer(str))
 		r->bad_section = r->line;
+	if (!r->empty_section && section_unnamed(str))
+		r->empty_section = r->line;
 	return str;
 }
 
@@ -1348,6 +1363,12 @@ int cfg_parse_string(struct pghotd_config *c, const char *text, size_t len,
 	line = ini_parse_stream(reader_fn, &r, handler, &p);
 	if (r.bad_section && (line <= 0 || r.bad_section < line))
 		line = r.bad_section;
+	/* before the errors of its keys, which read as keys of no section */
+	if (r.empty_section && (line <= 0 || r.empty_section < line) &&
+	    (!p.err || p.err_line >= r.empty_section) &&
+	    (!r.long_line || r.long_line > r.empty_section))
+		return fail(errbuf, errlen, c, r.empty_section,
+			    "'[]': a section needs a name, as [engine] (the sections are in " KEYS_DOC ")");
 	/* a cut line first: its error would be about the cut value */
 	if (r.long_line && (!p.err || p.err_line >= r.long_line) &&
 	    (line <= 0 || line >= r.long_line)) {
@@ -1565,6 +1586,8 @@ void cfg_write_man(FILE *f)
 	      "\\fB=\\fR or \\fB:\\fR, the value may hold both), "
 	      "comments starting with \\fB#\\fR or \\fB;\\fR, also after a value when a blank precedes them "
 	      "(\\fIkey\\fR = \\fIvalue\\fR  # \\fIcomment\\fR). A line holds at most 198 characters. "
+	      "A number is a whole number, in decimal or in hexadecimal after \\fB0x\\fR "
+	      "(\\fB0x64\\fR is 100); a leading 0 is decimal (\\fB010\\fR is ten, not octal). "
 	      "The items of a list (enabled_sources, pids, comm, lower_tier_nodes) are separated by commas, "
 	      "blanks or both: \\fBpids = 1,2 3\\fR is three pids. "
 	      "Unknown sections and keys, and a key given twice, are errors, except \\fBpids\\fR and \\fBcomm\\fR: "

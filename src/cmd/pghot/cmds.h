@@ -20,4 +20,9 @@ int cmd_sim(int argc, char **argv);		/* sim.c */
  * connect and handshake. Return: fd, or -1 after printing why. */
 int pghot_ctl_connect(const char *socket, const char *config);
 
+/* ctl.c: whether --socket and -c were not both given (each names the socket).
+ * @hint: "see 'pghot help CMD'". Return: 0, or 2 (a usage error) after
+ * printing why. */
+int pghot_ctl_one_socket(const char *socket, const char *config, const char *hint);
+
 #endif

@@ -41,6 +41,15 @@ int pghot_ctl_connect(const char *socket, const char *config)
 	return fd;
 }
 
+int pghot_ctl_one_socket(const char *socket, const char *config, const char *hint)
+{
+	if (socket && config)
+		return log_ret(2, LOG_ERR,
+			       "--socket '%s' and -c '%s' both name the control socket: give one (%s)",
+			       socket, config, hint);
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: pghot ctl [--socket PATH | -c FILE] get [KEY]\n"
@@ -215,6 +224,8 @@ int cmd_ctl(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (pghot_ctl_one_socket(socket, config, HINT))
+		return 2;
 	if (optind >= argc)
 		return log_ret(2, LOG_ERR, "give a command: get, set or reload (%s)", HINT);
 	verb = argv[optind++];

@@ -82,9 +82,15 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* "pghot --help stat" is "pghot help stat" */
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return help(1, argv);
+		return help(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version")) {
+		if (argc > 2) {
+			log_err("unexpected argument '%s': --version takes none (see 'pghot help')",
+				argv[2]);
+			return 2;
+		}
 		printf("pghot %s (%s, protocol %d)\n", PGHOT_VERSION, PGHOT_DATE,
 		       PGHOT_PROTO_VERSION);
 		return 0;

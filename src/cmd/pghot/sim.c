@@ -273,8 +273,10 @@ static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_
 			continue;
 		if (rc || s.pid > INT32_MAX) {
 			if (!bad++)
-				log_warn("%s:%zu: not 'pid vaddr [nid] [time_ms]', "
-					 "skipped (more such lines are counted)", path, lineno);
+				log_warn("%s:%zu: not 'pid vaddr [nid] [time_ms]' (%s), "
+					 "skipped (more such lines are counted)", path, lineno,
+					 rc ? feed_line_problem(line, len) :
+					      "pid: want a process id, 1 to 4194304");
 			continue;
 		}
 		if (n == cap) {

@@ -28,7 +28,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: pghot stat [--socket PATH | -c FILE] [--json]\n"
+	fputs("usage: pghot stat [--socket PATH | -c FILE] [--json [--watch SECONDS [--count N]]]\n"
 	      "       pghot stat [--socket PATH | -c FILE] --watch SECONDS [--count N] [--absolute]\n"
 	      "       pghot stat [--socket PATH | -c FILE] --targets [--json] [--procfs-root DIR]\n"
 	      "                  [--watch SECONDS [--count N]]\n"
@@ -49,7 +49,8 @@ static void usage(FILE *f)
 	      "      --procfs-root DIR  with --targets: read numa_maps there, not in pghotd's\n"
 	      "                       [system] procfs_root\n"
 	      "  -j, --json           JSON: {\"counters\": {SERIES: VALUE}, \"targets\": [...]}, or the\n"
-	      "                       --targets view\n"
+	      "                       --targets view; with --watch, one such object every SECONDS\n"
+	      "                       (totals, as without --watch; a stream jq reads)\n"
 	      "  -s, --socket PATH    pghotd's control socket (default /run/pghot/pghotd.sock)\n"
 	      "  -c, --config FILE    take the socket from pghotd's config file\n"
 	      "  -h, --help           print this help\n",
@@ -257,6 +258,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	}
 	if (optind != argc)
 		return log_ret(2, LOG_ERR, "unexpected argument '%s' (%s)", argv[optind], HINT);
+	if (pghot_ctl_one_socket(o->socket, o->config, HINT))
+		return 2;
 	if ((o->count || o->absolute) && !o->watch)
 		return log_ret(2, LOG_ERR, "--%s goes with --watch SECONDS (%s)",
 			       o->count ? "count" : "absolute", HINT);

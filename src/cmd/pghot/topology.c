@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -269,6 +270,7 @@ int cmd_topology(int argc, char **argv)
 	struct topology t;
 	bool refused = false;
 	char err[1024];
+	struct stat st;
 	int ret;
 
 	if (!o.cfg)
@@ -284,6 +286,15 @@ int cmd_topology(int argc, char **argv)
 		o.sysfs = o.cfg->sysfs_root;
 	if (!o.procfs)
 		o.procfs = o.cfg->procfs_root;
+	/* a root that is not there would read as a kernel without NUMA
+	 * balancing */
+	if (stat(o.procfs, &st) || !S_ISDIR(st.st_mode)) {
+		log_err("procfs root '%s' (%s) is not a directory: give the procfs mount, as /proc (%s)",
+			o.procfs, o.procfs == o.cfg->procfs_root ? "[system] procfs_root" : "--procfs-root",
+			HINT);
+		free(o.cfg);
+		return 2;
+	}
 	if (topology_load(o.sysfs, lower, &t, err, sizeof(err))) {
 		free(o.cfg);
 		return log_ret(1, LOG_ERR, "%s", err);

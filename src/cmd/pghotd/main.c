@@ -125,10 +125,11 @@ static bool absolute(const char *opt, const char *path, bool may_be_empty)
 	return false;
 }
 
-/* One option of pghotd. Return: 0 to go on, 1 to exit 0 (help, version,
- * dumps), -1 to exit PGHOTD_EXIT_USAGE (bad option; said why). */
+/* One option of pghotd; help, version and the dumps are only noted in
+ * @action, to be done once every argument was checked (run_action()).
+ * Return: 0 to go on, -1 to exit PGHOTD_EXIT_USAGE (bad option; said why). */
 static int take_option(struct daemon *d, int c, const char **check,
-		       int *verbose)
+		       int *verbose, int *action)
 {
 	struct nodemask m;
 	uint64_t v;
@@ -202,21 +203,36 @@ static int take_option(struct daemon *d, int c, const char **check,
 		(*verbose)++;
 		return 0;
 	case 'h':
-		usage(stdout);
-		return 1;
 	case OPT_VERSION:
-		printf("pghotd %s (%s, protocol %d)\n", PGHOT_VERSION, PGHOT_DATE,
-		       PGHOT_PROTO_VERSION);
-		return 1;
 	case OPT_MAN:
-		cfg_write_man(stdout);
-		return 1;
 	case OPT_COUNTERS:
-		stats_write_doc(stdout);
-		return 1;
+		if (!*action)
+			*action = c;	/* the first one asked for */
+		return 0;
 	default:
 		return -1;	/* cli_getopt() said why */
 	}
+}
+
+/* What take_option() noted in @action: help, version or a dump. */
+static int run_action(int action)
+{
+	switch (action) {
+	case 'h':
+		usage(stdout);
+		break;
+	case OPT_VERSION:
+		printf("pghotd %s (%s, protocol %d)\n", PGHOT_VERSION, PGHOT_DATE,
+		       PGHOT_PROTO_VERSION);
+		break;
+	case OPT_MAN:
+		cfg_write_man(stdout);
+		break;
+	case OPT_COUNTERS:
+		stats_write_doc(stdout);
+		break;
+	}
+	return PGHOTD_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -224,19 +240,19 @@ int main(int argc, char **argv)
 	static struct daemon d;
 	const char *check = NULL;
 	char err[1024];
-	int verbose = 0, c, ret;
+	int verbose = 0, action = 0, c, ret;
 
 	log_init("pghotd", LOG_NOTICE);
 	d.ov.migrator = "move_pages";
-	while ((c = cli_getopt(argc, argv, "c:vh", opts, HINT)) != -1) {
-		ret = take_option(&d, c, &check, &verbose);
-		if (ret)
-			return ret > 0 ? PGHOTD_EXIT_OK : PGHOTD_EXIT_USAGE;
-	}
+	while ((c = cli_getopt(argc, argv, "c:vh", opts, HINT)) != -1)
+		if (take_option(&d, c, &check, &verbose, &action))
+			return PGHOTD_EXIT_USAGE;
 	if (optind < argc) {
 		log_err("unexpected argument '%s' (%s)", argv[optind], HINT);
 		return PGHOTD_EXIT_USAGE;
 	}
+	if (action)
+		return run_action(action);
 	log_set_level(verbose ? LOG_DEBUG : LOG_INFO);
 
 	if (check)
