@@ -78,11 +78,13 @@ struct pl_known_set {
 };
 
 /* One 2 MiB chunk of a target's address space that hot ranges covered:
- * the current sighting's first and latest cover (pl_seen.c). */
+ * the current sighting's first and latest cover (pl_seen.c), and the
+ * latest report that queued it whole. */
 struct pl_seen {
 	uint64_t chunk;		/* page number / 512 */
 	uint64_t first_ms;
 	uint64_t last_ms;
+	uint64_t taken_ms;	/* 0: never */
 	uint32_t covers;	/* reports (distinct times) in the sighting */
 	bool used;
 };
@@ -291,8 +293,15 @@ void pl_known_free(struct pl_known_set *k);
 #define PL_SEEN_COVERS 3
 bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 		   uint64_t now_ms);
-/* Whether a hot range covered @chunk at @now_ms (in this report). */
-bool pl_seen_now(const struct pl_seen_set *s, uint64_t chunk, uint64_t now_ms);
+/* Note that the report of @now_ms queued @chunk whole (queue_seen());
+ * nothing if the chunk is not remembered. */
+void pl_seen_take(struct pl_seen_set *s, uint64_t chunk, uint64_t now_ms);
+/* Whether the report of @now_ms queued @chunk whole. A chunk it only
+ * covered, or sampled, is not taken: on the test bed's kv-scatter one
+ * large region over most of the spread mapping is sampled, and a fill
+ * that passed over every chunk covered in the report left 20% of the
+ * hot set down until its next sweep, 5-10 s on. */
+bool pl_seen_taken(const struct pl_seen_set *s, uint64_t chunk, uint64_t now_ms);
 /* Whether hot ranges covered range_spread_pct% or more of the chunks of
  * mapping [map_start, map_end) (bytes) of target @x outside range [start,
  * end) (bytes, start < end; it may reach past the mapping into a hole)

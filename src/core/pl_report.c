@@ -329,6 +329,9 @@ static int queue_seen(struct pl *pl, struct pl_qent *e, uint64_t first,
 		bool again = (pl_seen_again(pl, seen, page / PL_CHUNK_PAGES,
 					    now_ms) || spread) && whole;
 
+		/* a chunk partly in the range leaves the fill the rest */
+		if (again && page % PL_CHUNK_PAGES == 0 && next <= end)
+			pl_seen_take(seen, page / PL_CHUNK_PAGES, now_ms);
 		if (next > end)
 			next = end;
 		if (page > run && again != run_again) {
@@ -422,9 +425,10 @@ static void note_fill(struct pl *pl, uint32_t t, const struct pl_range *r,
  * then took 63% of its cold pages up): its pages not known on the top
  * tier, chunk by chunk, from where the last sweep stopped, within the
  * poll's budget and room, skipping the chunks this report's hot ranges
- * covered (queue_seen() took those). A sweep that reached the end starts
- * again range_seen_ttl_ms later at the earliest: pages that failed to
- * move, or were not present, are tried that often at most.
+ * took whole (pl_seen_taken(); the chunks they sampled are swept). A
+ * sweep that reached the end starts again range_seen_ttl_ms later at the
+ * earliest: pages that failed to move, or were not present, are tried
+ * that often at most.
  */
 static int fill_spread(struct pl *pl, uint32_t t, uint64_t now_ms)
 {
@@ -450,10 +454,13 @@ static int fill_spread(struct pl *pl, uint32_t t, uint64_t now_ms)
 		if (next > end)
 			next = end;
 		/* a chunk whole or not at all, so the sweep goes on from a
-		 * chunk's start */
+		 * chunk's start; checked before a taken chunk is passed over,
+		 * as budget and room only fall within a poll: with a chunk's
+		 * worth left, this report's queue_whole() calls took their
+		 * chunks whole */
 		if (pl->budget < next - page || pl->range_room < next - page)
 			break;
-		if (!pl_seen_now(&pl->tgx[t].seen, page / PL_CHUNK_PAGES, now_ms))
+		if (!pl_seen_taken(&pl->tgx[t].seen, page / PL_CHUNK_PAGES, now_ms))
 			err = queue_whole(pl, &e, page, next - page, 0, true, now_ms);
 	}
 	f->next = page;

@@ -99,14 +99,25 @@ bool pl_seen_again(struct pl *pl, struct pl_seen_set *s, uint64_t chunk,
 	return false;
 }
 
-bool pl_seen_now(const struct pl_seen_set *s, uint64_t chunk, uint64_t now_ms)
+void pl_seen_take(struct pl_seen_set *s, uint64_t chunk, uint64_t now_ms)
+{
+	struct pl_seen *e;
+
+	if (!s->cap)
+		return;
+	e = slot(s, chunk);
+	if (e->used)
+		e->taken_ms = now_ms;
+}
+
+bool pl_seen_taken(const struct pl_seen_set *s, uint64_t chunk, uint64_t now_ms)
 {
 	const struct pl_seen *e;
 
 	if (!s->cap)
 		return false;
 	e = slot(s, chunk);
-	return e->used && e->last_ms == now_ms;
+	return e->used && e->taken_ms == now_ms;
 }
 
 /* Whether @e is a cover within range_spread_ms of @now_ms (one stamped

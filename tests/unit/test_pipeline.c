@@ -932,6 +932,41 @@ static void test_range_fill(void **state)
 	}
 }
 
+/*
+ * The fill passes over only the chunks its report took whole: a range
+ * over most of the mapping (chunks 4-31, too few chunks outside it to be
+ * judged spread) is sampled where its chunks have no confirmed sighting
+ * (16-31), and the fill sweeps those; chunks 4-15 (confirmed) and 20 (a
+ * spread range's) it took whole, and the fill passes over them. The room
+ * on DRAM ends the sweep after chunk 27 (the rest waits for the next
+ * report).
+ */
+static void test_range_fill_sampled(void **state)
+{
+	const uint64_t base = 0x40000000;
+	struct pl_range r[2];
+	struct fm_proc *a;
+	struct pl_stats st;
+	struct pl *pl;
+
+	pl = fill_pl(base, 50, true, 32768, 5000, &a);
+	for (uint64_t t = 1000; t <= 2000; t += 500)
+		cover_chunks(pl, base, 32, 0, 16, t);
+	for (size_t i = 0; i < 2; i++) {
+		r[i] = damon_range(100, base + (i ? 4 : 20) * 512 * FM_PAGE,
+				   (i ? 28 : 1) * 512, 1);
+		r[i].map_start = base;
+		r[i].map_end = base + 32 * 512 * FM_PAGE;
+	}
+	step(pl, r, 2, 2100);
+	pl_stats(pl, &st);
+	assert_int_equal(st.ranges_spread, 1);
+	assert_int_equal(st.pages_filled, (4 + 4 + 7) * 512);
+	assert_int_equal(pl_run(pl, 3400, NULL), 0);
+	assert_int_equal(fm_count(a, 0, 28 * 512, 0), 28 * 512);
+	free_pl(pl);
+}
+
 /* test_busy_votes()'s machine: A's range over its 1000 pages in r[0],
  * B's over its first @b_pages in r[1]; moves to DRAM refused. */
 static struct pl *votes_pl(size_t b_pages, struct fm_proc **ret_b,
@@ -1359,6 +1394,7 @@ int main(void)
 		cmocka_unit_test(test_range_promotion),
 		cmocka_unit_test(test_range_spread),
 		cmocka_unit_test(test_range_fill),
+		cmocka_unit_test(test_range_fill_sampled),
 		cmocka_unit_test(test_evidence_explained_by_top),
 		cmocka_unit_test(test_explained_not_spread),
 		cmocka_unit_test(test_samples_grow_with_evidence),
