@@ -433,17 +433,27 @@ static void test_range_promotion(void **state)
 
 /* 2 MiB hot ranges (1 access of 20) of mapping [map, map + map_chunks
  * chunks) over its chunks [from, to), reported at @now. */
+/* A DAMON range of process 100 over chunks [from, to) of the mapping of
+ * @map_chunks 2 MiB chunks at @map, one access seen. */
+static struct pl_range chunk_range(uint64_t map, size_t map_chunks,
+				   size_t from, size_t to)
+{
+	struct pl_range r = damon_range(100, map + from * 512 * FM_PAGE,
+					(to - from) * 512, 1);
+
+	r.map_start = map;
+	r.map_end = map + map_chunks * 512 * FM_PAGE;
+	return r;
+}
+
 static void cover_chunks(struct pl *pl, uint64_t map, size_t map_chunks,
 			 size_t from, size_t to, uint64_t now)
 {
 	struct pl_range r[64];
 
 	assert_true(to - from <= 64);
-	for (size_t i = from; i < to; i++) {
-		r[i - from] = damon_range(100, map + i * 512 * FM_PAGE, 512, 1);
-		r[i - from].map_start = map;
-		r[i - from].map_end = map + map_chunks * 512 * FM_PAGE;
-	}
+	for (size_t i = from; i < to; i++)
+		r[i - from] = chunk_range(map, map_chunks, i, i + 1);
 	step(pl, r, to - from, now);
 }
 
@@ -533,9 +543,7 @@ static void test_range_spread(void **state)
 	 * 2-27 has 6 chunks outside it, all covered but fewer than 8; a range
 	 * without its mapping is not judged */
 	cover_chunks(pl, base, 32, 0, 16, 1200);
-	r = damon_range(100, base, 20 * 512, 1);
-	r.map_start = base;
-	r.map_end = base + 32 * 512 * FM_PAGE;
+	r = chunk_range(base, 32, 0, 20);
 	step(pl, &r, 1, 1300);
 	assert_true(fm_count(a, 16 * 512, 20 * 512, 0) < 4 * 512);
 	cover_chunks(pl, base, 32, 28, 32, 1400);
@@ -944,7 +952,9 @@ static void test_range_fill(void **state)
 static void test_range_fill_sampled(void **state)
 {
 	const uint64_t base = 0x40000000;
-	struct pl_range r[2];
+	struct pl_range r[2] = {
+		chunk_range(base, 32, 20, 21), chunk_range(base, 32, 4, 32),
+	};
 	struct fm_proc *a;
 	struct pl_stats st;
 	struct pl *pl;
@@ -952,12 +962,6 @@ static void test_range_fill_sampled(void **state)
 	pl = fill_pl(base, 50, true, 32768, 5000, &a);
 	for (uint64_t t = 1000; t <= 2000; t += 500)
 		cover_chunks(pl, base, 32, 0, 16, t);
-	for (size_t i = 0; i < 2; i++) {
-		r[i] = damon_range(100, base + (i ? 4 : 20) * 512 * FM_PAGE,
-				   (i ? 28 : 1) * 512, 1);
-		r[i].map_start = base;
-		r[i].map_end = base + 32 * 512 * FM_PAGE;
-	}
 	step(pl, r, 2, 2100);
 	pl_stats(pl, &st);
 	assert_int_equal(st.ranges_spread, 1);
