@@ -226,19 +226,28 @@ struct pl_params {
 	 * (PL_SPREAD_MIN_CHUNKS; of a mapping over 512 chunks, one in every
 	 * n/512 is probed) outside the range, and the range's source to name
 	 * its mapping (map_start, map_end). range_spread_ms is at most
-	 * range_seen_ttl_ms, as covers older than that may be dropped.
-	 * Defaults 50 (0: off), 2000. */
+	 * range_seen_ttl_ms, as covers older than that may be dropped. On
+	 * a slow workload DAMON seldom sees a region of the area accessed
+	 * (the test bed's kv-scatter at 34 k GETs/s: every region of the
+	 * area at nr_accesses 0 in most aggregations), and 2 s held too few
+	 * covers to call the area spread for 20 s; 5 s does within 2-3 s in
+	 * the simulator at that speed. Defaults 50 (0: off), 5000. */
 	uint32_t range_spread_pct;	/* 0..100 */
 	uint32_t range_spread_ms;	/* 1..range_seen_ttl_ms */
 	/* Fill: a hot range in a spread mapping also queues, at the end of
 	 * its report, the mapping's other pages not known on the top tier,
 	 * swept chunk by chunk across polls within each poll's budget and
-	 * the same room (pages_filled), again range_seen_ttl_ms after a
+	 * the same room (pages_filled; a sweep broken off goes on at the
+	 * target's next report), again range_seen_ttl_ms after a
 	 * sweep ends at the earliest; only once range_spread_pct of the
-	 * mapping's chunks have confirmed sightings (three covers over
-	 * range_confirm_ms or more), as DAMON's first, mixed regions cover a
-	 * whole area for about 0.5 s (on the test bed's promote scenario a
-	 * fill without that took 63% of the cold pages up). The reports name the regions DAMON
+	 * mapping's chunks were covered range_confirm_ms or more after the
+	 * first hot range that asked for the fill (of asks no
+	 * range_seen_ttl_ms apart), within range_spread_ms, as DAMON's
+	 * first, mixed regions cover a whole area for about 0.5 s (on the
+	 * test bed's promote scenario a fill without that took 63% of the
+	 * cold pages up). The rule is the mapping's, not each chunk's: a
+	 * chunk's own three covers over range_confirm_ms took 20 s to come
+	 * to half of the area's chunks on kv-scatter at 34 k GETs/s. The reports name the regions DAMON
 	 * happened to see accessed in one aggregation: on a mapping warm all
 	 * over (the test bed's kv-scatter, a hot key in 25,400 of 32,768
 	 * pages) a region unreported now is as warm as its reported

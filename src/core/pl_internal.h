@@ -124,6 +124,9 @@ struct pl_fill {
 	uint64_t map_start, map_end;	/* bytes; 0, 0: none yet */
 	uint64_t next;			/* page the sweep goes on from */
 	uint64_t done_ms;		/* the last sweep's end */
+	uint64_t since_ms;		/* the first hot range that asked, of
+					 * the asks no range_seen_ttl_ms apart */
+	uint64_t asked_ms;		/* the last one */
 	bool pending;			/* a hot range of this report asks */
 	int16_t nid;			/* its accessing node */
 	uint8_t src;			/* and source */
@@ -312,13 +315,12 @@ bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,
 		    uint64_t map_end, uint64_t start, uint64_t end,
 		    uint64_t now_ms);
 /* Whether range_spread_pct% or more of the (probed) chunks of mapping
- * [map_start, map_end) have a sighting confirmed as pl_seen_again() does
- * (PL_SEEN_COVERS covers over range_confirm_ms or more) and covered
- * within range_spread_ms of @now_ms: warm all over, not only in DAMON's
- * first, mixed regions. */
+ * [map_start, map_end) were last covered at or after @after_ms (ms, the
+ * fill's first ask plus range_confirm_ms) and within range_spread_ms of
+ * @now_ms: warm all over, not only in DAMON's first, mixed regions. */
 bool pl_seen_spread_confirmed(struct pl *pl, struct pl_tgx *x,
 			      uint64_t map_start, uint64_t map_end,
-			      uint64_t now_ms);
+			      uint64_t after_ms, uint64_t now_ms);
 void pl_seen_free(struct pl_seen_set *s);
 
 /* pl_demote.c */

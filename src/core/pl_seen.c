@@ -234,7 +234,7 @@ bool pl_seen_spread(struct pl *pl, struct pl_tgx *x, uint64_t map_start,
 
 bool pl_seen_spread_confirmed(struct pl *pl, struct pl_tgx *x,
 			      uint64_t map_start, uint64_t map_end,
-			      uint64_t now_ms)
+			      uint64_t after_ms, uint64_t now_ms)
 {
 	uint64_t n, first = map_chunks(pl, map_start, map_end, &n);
 	uint32_t probes = (uint32_t)(n < PL_SPREAD_PROBES ? n : PL_SPREAD_PROBES);
@@ -246,8 +246,7 @@ bool pl_seen_spread_confirmed(struct pl *pl, struct pl_tgx *x,
 	for (uint32_t i = 0; i < probes; i++) {
 		const struct pl_seen *e = slot(&x->seen, probe_chunk(first, n, probes, i));
 
-		hits += recent(pl, e, now_ms) && e->covers >= PL_SEEN_COVERS &&
-			e->last_ms - e->first_ms >= pl->p.range_confirm_ms;
+		hits += recent(pl, e, now_ms) && e->last_ms >= after_ms;
 	}
 	return (uint64_t)hits * 100 >= (uint64_t)probes * pl->p.range_spread_pct;
 }

@@ -507,9 +507,9 @@ static size_t spread_case(size_t covered, uint64_t now, uint32_t *ret_spread)
 }
 
 /*
- * Spread: once hot ranges covered half of a mapping's chunks within 2 s,
+ * Spread: once hot ranges covered half of a mapping's chunks within 5 s,
  * a chunk of it is taken whole at its first cover; 15 of 32 chunks, or
- * covers older than 2 s, leave it to be sampled; so do a mapping of fewer
+ * covers older than 5 s, leave it to be sampled; so do a mapping of fewer
  * than 8 chunks, a range whose own chunks are the ones covered (they do
  * not count), a range whose mapping the source did not name, and
  * range_spread_pct 0.
@@ -527,9 +527,9 @@ static void test_range_spread(void **state)
 	assert_int_equal(spread, 1);
 	assert_true(spread_case(15, 1100, &spread) < 512);
 	assert_int_equal(spread, 0);
-	assert_true(spread_case(16, 3000, &spread) == 512);
+	assert_true(spread_case(16, 6000, &spread) == 512);
 	assert_int_equal(spread, 1);
-	assert_true(spread_case(16, 3001, &spread) < 512);
+	assert_true(spread_case(16, 6001, &spread) < 512);
 	assert_int_equal(spread, 0);
 
 	/* 8 MiB mapping (4 chunks), all covered: too small to tell */
@@ -874,56 +874,90 @@ static void test_hold_pace(void **state)
  * The fill (range_fill): a hot range judged in a spread mapping queues,
  * at the end of its report, the mapping's other pages, chunk by chunk
  * within the poll's budget, once the spread is confirmed (half of the
- * chunks covered three times over a second or more); the sweep goes on at
- * the next report with a spread range, and a finished sweep starts again
- * range_seen_ttl_ms later at the earliest. A spread judged on first covers
- * only (DAMON's first regions), a mapping that is not spread, and the
- * fill off fill nothing.
+ * chunks covered range_confirm_ms or more after the first hot range that
+ * asked); the sweep goes on at the next report with a spread range, and a
+ * finished sweep starts again range_seen_ttl_ms later at the earliest,
+ * and one broken off goes on at any report of the target. A
+ * spread judged on first covers only (DAMON's first regions), a mapping
+ * that is not spread, and the fill off fill nothing.
  */
 static void test_range_fill(void **state)
 {
 	const uint64_t base = 0x40000000;
+	struct pl_range r;
 	struct fm_proc *a;
 	struct pl_stats st;
 	struct pl *pl;
 
-	/* chunks 0-15 covered at 1000, then chunk 20: spread, not confirmed */
-	pl = fill_pl(base, 50, true, 4096, 2500, &a);
+	/* chunks 0-15 covered at 1000, then chunk 20: spread, the first
+	 * ask (1100), not confirmed */
+	pl = fill_pl(base, 50, true, 4096, 5000, &a);
 	cover_chunks(pl, base, 32, 0, 16, 1000);
 	cover_chunks(pl, base, 32, 20, 21, 1100);
 	pl_stats(pl, &st);
 	assert_int_equal(st.ranges_spread, 1);
 	assert_int_equal(st.pages_filled, 0);
-	/* covered again at 1500 and 2000: confirmed; chunk 20 at 2100 fills
-	 * with 4096 - 512 pages: chunks 0-6 (up already: no known-top set
-	 * here, so looked up again) */
-	cover_chunks(pl, base, 32, 0, 16, 1500);
-	cover_chunks(pl, base, 32, 0, 16, 2000);
-	cover_chunks(pl, base, 32, 20, 21, 2100);
+	/* covered again at 2100: confirmed, but that report's spread
+	 * ranges spent the budget; chunk 20 at 2200 fills with 4096 - 512
+	 * pages: chunks 0-6 (up already: no known-top set here, so looked
+	 * up again) */
+	cover_chunks(pl, base, 32, 0, 16, 2100);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_filled, 0);
+	cover_chunks(pl, base, 32, 20, 21, 2200);
 	pl_stats(pl, &st);
 	assert_int_equal(st.pages_filled, 7 * 512);
 	assert_int_equal(fm_count(a, 16 * 512, 20 * 512, 0), 0);
 	/* the sweep goes on from chunk 7 at each report with a spread range
-	 * (chunks 7-13 at 2200), passing over the chunks that report covered
-	 * (22 at 2400) */
-	cover_chunks(pl, base, 32, 21, 22, 2200);
+	 * (chunks 7-13 at 2300), passing over the chunks that report took
+	 * whole (22 at 2500) */
+	cover_chunks(pl, base, 32, 21, 22, 2300);
 	pl_stats(pl, &st);
 	assert_int_equal(st.pages_filled, 14 * 512);
 	assert_int_equal(fm_count(a, 16 * 512, 20 * 512, 0), 0);
-	for (uint64_t t = 2300; t <= 2500; t += 100)
+	for (uint64_t t = 2400; t <= 2600; t += 100)
 		cover_chunks(pl, base, 32, 22, 23, t);
-	/* the moves, under the rate limit, done by 3400 */
-	assert_int_equal(pl_run(pl, 3400, NULL), 0);
+	/* the moves, under the rate limit, done by 3500 */
+	assert_int_equal(pl_run(pl, 3500, NULL), 0);
 	assert_int_equal(fm_count(a, 0, 32 * 512, 0), 32 * 512);
 	pl_stats(pl, &st);
 	assert_int_equal(st.pages_filled, 31 * 512);	/* all but chunk 22 */
-	/* ended at 2500: no new sweep before 5000 */
-	cover_chunks(pl, base, 32, 0, 20, 3500);
+	/* ended at 2600: no new sweep before 7600 */
+	cover_chunks(pl, base, 32, 0, 20, 3600);
 	pl_stats(pl, &st);
 	assert_int_equal(st.pages_filled, 31 * 512);
-	cover_chunks(pl, base, 32, 20, 21, 5100);
+	cover_chunks(pl, base, 32, 20, 21, 7700);
 	pl_stats(pl, &st);
 	assert_int_equal(st.pages_filled, 31 * 512 + 7 * 512);
+	free_pl(pl);
+
+	/* a sweep broken off by the budget goes on at the next report of
+	 * the target, spread range or not: here one page, its mapping not
+	 * named */
+	pl = fill_pl(base, 50, true, 4096, 5000, &a);
+	cover_chunks(pl, base, 32, 0, 16, 1000);
+	cover_chunks(pl, base, 32, 20, 21, 1100);
+	cover_chunks(pl, base, 32, 0, 16, 2100);
+	cover_chunks(pl, base, 32, 20, 21, 2200);
+	pl_stats(pl, &st);
+	assert_int_equal(st.pages_filled, 7 * 512);
+	r = damon_range(100, base + 30 * 512 * FM_PAGE, 1, 1);
+	step(pl, &r, 1, 2300);
+	pl_stats(pl, &st);
+	assert_int_equal(st.ranges_spread, 1 + 16 + 1);	/* none at 2300 */
+	assert_int_equal(st.pages_filled, 14 * 512);
+	free_pl(pl);
+
+	/* DAMON's first regions over the whole mapping, then only its hot
+	 * part (chunks 0-7) for seconds: spread on the first covers, never
+	 * confirmed */
+	pl = fill_pl(base, 50, true, 4096, 5000, &a);
+	cover_chunks(pl, base, 32, 0, 32, 1000);
+	for (uint64_t t = 1100; t <= 5000; t += 100)
+		cover_chunks(pl, base, 32, 0, 8, t);
+	pl_stats(pl, &st);
+	assert_true(st.ranges_spread > 0);
+	assert_int_equal(st.pages_filled, 0);
 	free_pl(pl);
 
 	/* not spread (chunk 20 alone, three times), or the fill off */
@@ -945,9 +979,10 @@ static void test_range_fill(void **state)
  * over most of the mapping (chunks 4-31, too few chunks outside it to be
  * judged spread) is sampled where its chunks have no confirmed sighting
  * (16-31), and the fill sweeps those; chunks 4-15 (confirmed) and 20 (a
- * spread range's) it took whole, and the fill passes over them. The room
- * on DRAM ends the sweep after chunk 27 (the rest waits for the next
- * report).
+ * spread range's) it took whole, and the fill passes over them. The
+ * report of 2100 asks for the fill first; that of 3100 fills: chunks
+ * 0-3, 16-19 and 21-23, where the room on DRAM ends the sweep (the rest
+ * waits for the next report).
  */
 static void test_range_fill_sampled(void **state)
 {
@@ -965,9 +1000,13 @@ static void test_range_fill_sampled(void **state)
 	step(pl, r, 2, 2100);
 	pl_stats(pl, &st);
 	assert_int_equal(st.ranges_spread, 1);
-	assert_int_equal(st.pages_filled, (4 + 4 + 7) * 512);
-	assert_int_equal(pl_run(pl, 3400, NULL), 0);
-	assert_int_equal(fm_count(a, 0, 28 * 512, 0), 28 * 512);
+	assert_int_equal(st.pages_filled, 0);
+	step(pl, r, 2, 3100);
+	pl_stats(pl, &st);
+	assert_int_equal(st.ranges_spread, 2);
+	assert_int_equal(st.pages_filled, (4 + 4 + 3) * 512);
+	assert_int_equal(pl_run(pl, 4400, NULL), 0);
+	assert_int_equal(fm_count(a, 0, 24 * 512, 0), 24 * 512);
 	free_pl(pl);
 }
 
