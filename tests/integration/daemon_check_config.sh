@@ -175,4 +175,11 @@ checkrc 1 "$C"
 echo "$out" | grep -qxF "$C: targets: error: no targets: set pids, comm, cgroup or min_rss_mb in [targets], or pass --pid N" ||
 	fail "no targets: $out"
 "$PGHOTD" --help | grep -qF "1 if FILE" || fail "--help does not give --check-config's exit statuses"
+# one config file, once; each pid once (as [targets] pids wants)
+checkrc 2 "$C" -c "$C"
+echo "$out" | grep -qF "error: -c/--config: a config file was given already ('$C'): give one of -c and --check-config, once" ||
+	fail "-c after --check-config: $out"
+out=$("$PGHOTD" -c "$C" -c "$C" 2>&1); [ $? = 2 ] || fail "-c twice: exit not 2: $out"
+checkrc 2 "$C" --pid 42 --pid 42
+echo "$out" | grep -qF "error: --pid: pid 42 given twice: give each pid once" || fail "--pid twice: $out"
 ok "--check-config: exit 1 for an invalid file, 3 for a host that cannot run a valid one, 2 for a bad option"

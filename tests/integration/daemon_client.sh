@@ -29,6 +29,27 @@ for cmd in "stat" "ctl"; do
 done
 ok "a socket that never answers: stat and ctl give up after 5 s"
 
+# A socket of another program, which answers the greeting with its own
+# bytes, and a pghotd that refuses the protocol: each named as it is.
+python3 - "$T/other.sock" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+for reply in (b"\xff" * 9999 + b"\n", b"ERR protocol version mismatch: pghotd speaks 99\n"):
+    c, _ = s.accept(); c.recv(99); c.sendall(reply); c.close()
+PY
+OTHER=$!
+for _ in $(seq 100); do [ -S "$T/other.sock" ] && break; sleep 0.05; done
+out=$(timeout 20 "$PGHOT" stat --socket "$T/other.sock" 2>&1); rc=$?
+[ $rc = 1 ] || fail "stat on another program's socket: exit $rc: $out"
+echo "$out" | grep -qF "error: '$T/other.sock' is not pghotd's control socket: it answered '" ||
+	fail "another program's socket: $out"
+[ ${#out} -lt 600 ] || fail "another program's answer shown whole (${#out} characters)"
+out=$(timeout 20 "$PGHOT" stat --socket "$T/other.sock" 2>&1); rc=$?
+echo "$out" | grep -qxE "pghot stat: error: pghotd at '$T/other.sock' refused protocol [0-9]+: protocol version mismatch: pghotd speaks 99" ||
+	fail "a refused protocol: $out"
+wait $OTHER 2>/dev/null
+ok "another program's socket is named so; a refused protocol says what pghotd said"
+
 # Bad arguments and paths that are not a pghotd socket.
 out=$("$PGHOT" stat extra 2>&1); rc=$?
 [ $rc = 2 ] || fail "pghot stat extra: exit $rc"

@@ -141,6 +141,8 @@ fi
 : >"$T/empty.scn"
 printf '# only a comment\n\n' >"$T/comments.scn"
 # another workload's parameter is refused, not ignored
+bad "^pghot sim: error: --jobs: 'abc' is not a number: give 1 to 64" --scenario microbench --jobs abc
+bad "^pghot sim: error: --jobs: '65' is out of range: give 1 to 64" --scenario microbench --jobs 65
 bad "^pghot sim: error: --redis.keys is an option of workload redis-memtier, not microbench: drop it" --scenario microbench --redis.keys 1000 --policies numab0
 bad "^pghot sim: error: --micro.size is an option of workload microbench, not " --scenario redis-memtier --micro.size 1G --policies numab0
 bad "^pghot sim: error: $T/empty.scn: the scenario has no key \\(the file is empty or only comments\\): give at least workload = NAME" --scenario "$T/empty.scn"

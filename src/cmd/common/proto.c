@@ -279,9 +279,18 @@ int proto_connect(const char *path, char *errbuf, size_t errlen)
 		close(fd);
 		return -EBUSY;
 	}
-	if (strncmp(line, "OK ", 3)) {
-		snprintf(errbuf, errlen, "pghotd refused protocol %d: %s",
-			 PGHOT_PROTO_VERSION, line);
+	/* pghotd greets with "OK pghotd N" or refuses with "ERR ..."; any
+	 * other line is another program's, shown only in part */
+	if (!strncmp(line, "ERR ", 4)) {
+		snprintf(errbuf, errlen, "pghotd at '%s' refused protocol %d: %s",
+			 path, PGHOT_PROTO_VERSION, line + 4);
+		close(fd);
+		return -EPROTO;
+	}
+	if (strncmp(line, "OK pghotd ", 10)) {
+		snprintf(errbuf, errlen,
+			 "'%s' is not pghotd's control socket: it answered '%.60s%s' to the greeting (see [stats] socket, or pass --socket)",
+			 path, line, strlen(line) > 60 ? "..." : "");
 		close(fd);
 		return -EPROTO;
 	}

@@ -503,8 +503,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		else if (!strcmp(key, "trace"))
 			o->trace = val;
 		else if (!strcmp(key, "jobs")) {
+			errno = 0;
 			o->jobs = strtol(val, &end, 10);
-			if (*end || o->jobs < 1 || o->jobs > 64) {
+			if (end == val || *end || errno == ERANGE) {
+				log_err("--jobs: '%s' is not a number: give 1 to 64", val);
+				return -1;
+			}
+			if (o->jobs < 1 || o->jobs > 64) {
 				log_err("--jobs: '%s' is out of range: give 1 to 64", val);
 				return -1;
 			}

@@ -5,6 +5,7 @@
  * forks: run it under systemd (Type=notify) or in a terminal.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,12 +141,21 @@ static int take_option(struct daemon *d, int c, const char **check,
 		if (!config_file_arg("--check-config", optarg,
 				     "give the config file first (pghotd --check-config FILE [OPTIONS])"))
 			return -1;
+		/* one file: a second would silently win over the first */
+		if (*check || d->config_path)
+			return log_ret(-1, LOG_ERR,
+				       "--check-config: a config file was given already ('%s'): give one of -c and --check-config, once",
+				       *check ? *check : d->config_path);
 		*check = optarg;
 		return 0;
 	case 'c':
 		if (!config_file_arg("-c/--config", optarg,
 				     "give the config file after -c (pghotd -c FILE [OPTIONS])"))
 			return -1;
+		if (*check || d->config_path)
+			return log_ret(-1, LOG_ERR,
+				       "-c/--config: a config file was given already ('%s'): give one of -c and --check-config, once",
+				       *check ? *check : d->config_path);
 		d->config_path = optarg;
 		return 0;
 	case OPT_SYSFS:
@@ -181,6 +191,12 @@ static int take_option(struct daemon *d, int c, const char **check,
 			return log_ret(-1, LOG_ERR,
 				       "--pid: more than %d pids: name them with [targets] comm or cgroup",
 				       CFG_MAX_PIDS);
+		/* as [targets] pids refuses "42 42" */
+		for (size_t i = 0; i < d->ov.nr_pids; i++)
+			if (d->ov.pids[i] == (pid_t)v)
+				return log_ret(-1, LOG_ERR,
+					       "--pid: pid %" PRIu64 " given twice: give each pid once",
+					       v);
 		d->ov.pids[d->ov.nr_pids++] = (pid_t)v;
 		return 0;
 	case OPT_FG:
