@@ -72,7 +72,7 @@ for o in -s --size; do
 done
 bad "^pghot bench: error: --size: '18446744073709551616' is out of range: give 1 to 1048576" micro --node 0 -s 18446744073709551616
 bad "--size: '1048577' is out of range: give 1 to 1048576" micro --node 0 -s 1048577
-bad "--size: '0' is out of range: give 1 to 1048576" micro --node 0 -s 0
+bad "--size: '0' is out of range: give 1 to 1048576 MiB" micro --node 0 -s 0
 bad "--size: '-1' is out of range: give 1 to 1048576" micro --node 0 -s -1
 bad "--size: ' -1' is out of range" micro --node 0 -s ' -1'
 bad "--size: '12abc' is not a number" micro --node 0 -s 12abc
@@ -111,11 +111,11 @@ for v in nan NaN -nan inf -inf infinity 1e999; do
 	bad "^pghot bench: error: --move-at: '$v' is out of range: give a number above 0 and below 604800$" micro --node 0 -s 64 --hot 8 --move-at "$v" --move-to 32
 	bad "^pghot bench: error: --move-to: '$v' is out of range: give 0 to 1048576" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to "$v"
 done
-bad "^pghot bench: error: --move-to: 'nan' is out of range: give 0 to 1048576$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to nan
-bad "^pghot bench: error: --move-to: 'inf' is out of range: give 0 to 1048576; the nearest accepted value is 1048576$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to inf
-bad "^pghot bench: error: --move-to: '-1' is out of range: give 0 to 1048576; the nearest accepted value is 0$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to -1
+bad "^pghot bench: error: --move-to: 'nan' is out of range: give 0 to 1048576 MiB$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to nan
+bad "^pghot bench: error: --move-to: 'inf' is out of range: give 0 to 1048576 MiB; the nearest accepted value is 1048576$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to inf
+bad "^pghot bench: error: --move-to: '-1' is out of range: give 0 to 1048576 MiB; the nearest accepted value is 0$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to -1
 bad "^pghot bench: error: --move-at: '-1' is out of range: give a number above 0 and below 604800$" micro --node 0 -s 64 --hot 8 --move-at -1 --move-to 32
-bad "^pghot bench: error: --move-to: 'junk' is not a number: give 0 to 1048576$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to junk
+bad "^pghot bench: error: --move-to: 'junk' is not a number: give 0 to 1048576 MiB$" micro --node 0 -s 64 --hot 8 --move-at 1 --move-to junk
 bad "^pghot bench: error: --move-at: 'junk' is not a number: give a number above 0 and below 604800$" micro --node 0 -s 64 --hot 8 --move-at junk --move-to 32
 bad "^pghot bench: error: --duration: '-1' is out of range: give 0.001 to 604800; the nearest accepted value is 0.001$" micro --node 0 -d -1
 bad "--move-at 5 is not before the end of the run \(--duration 2\)" micro --node 0 -s 64 --hot 8 -d 2 --move-at 5 --move-to 32
