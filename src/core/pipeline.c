@@ -25,9 +25,9 @@ void pl_params_default(enum pghot_mode mode, struct pl_params *ret)
 	ret->eager_min_age = 3;
 	ret->range_promote = true;
 	ret->range_confirm_ms = 1000;
-	ret->range_seen_ttl_ms = 15000;
+	ret->range_seen_ttl_ms = 5000;
 	ret->range_spread_pct = 50;
-	ret->range_spread_ms = 15000;
+	ret->range_spread_ms = 5000;
 	ret->range_fill = true;
 	ret->known_top_ttl_ms = 30000;
 	ret->quiet_after_ms = 3000;

@@ -206,7 +206,7 @@ struct pl_params {
 	 * aggregations is split within a few of them (about 0.5 s on the test
 	 * bed), so its cold part is not covered again and stays down. It
 	 * queues at most the pages the headroom above the eager_room_pct line
-	 * holds per poll. Defaults true, 1000, 15000 (as range_spread_ms). */
+	 * holds per poll. Defaults true, 1000, 5000. */
 	bool range_promote;
 	uint32_t range_confirm_ms;	/* >= 1 */
 	uint32_t range_seen_ttl_ms;	/* > range_confirm_ms */
@@ -231,15 +231,11 @@ struct pl_params {
 	 * (the test bed's kv-scatter at 34 k GETs/s: every region of the
 	 * area at nr_accesses 0 in most aggregations), and 2 s held too few
 	 * covers to call the area spread for 20 s; 5 s does within 2-3 s in
-	 * the simulator at that speed. A key-value store whose hot keys sit
-	 * together and whose tail is lukewarm (the test bed's kv at 30-39 k
-	 * GETs/s) has DAMON name each region of the tail once in several
-	 * seconds: in 5 s the tail's covers never came to half the area,
-	 * its pages stayed down (the simulator at 29 us a GET: 61.6% median
-	 * DRAM share of five seeds, numab2 60.7%), and 15 s calls it spread
-	 * (81.4%; 88.8% -> 90.2% at 15 us, 27.9% -> 48.3% at 60 us), while
-	 * promote's hot set and its edges stay under half its area (the same
-	 * cold pages, 0.6-2.2%). Defaults 50 (0: off), 15000. */
+	 * the simulator at that speed. 15 s (with range_seen_ttl_ms) filled
+	 * the slow kv's lukewarm tail in the simulator but let promote's
+	 * edge chunks gather their covers on the test bed, 3.1-6.3% of its
+	 * cold set up (docs/damon-source.md, "A tail DAMON names once in
+	 * seconds"). Defaults 50 (0: off), 5000. */
 	uint32_t range_spread_pct;	/* 0..100 */
 	uint32_t range_spread_ms;	/* 1..range_seen_ttl_ms */
 	/* Fill: a hot range in a spread mapping also queues, at the end of

@@ -7,7 +7,7 @@
  * seen accessed again and again: range promotion (pl_report.c) takes that
  * as the evidence for its pages that a DAMON region cannot give page by
  * page. A sighting ends when no hot range covered the chunk for
- * range_seen_ttl_ms (15 s); the next cover starts a new one. Two covers
+ * range_seen_ttl_ms (5 s); the next cover starts a new one. Two covers
  * far apart are not enough: on the test bed a sighting from DAMON's first,
  * mixed regions was confirmed 19 s later by one access of two hot pages
  * left in a cold region, and 7,900 cold pages went up. An open-addressing
