@@ -458,8 +458,7 @@ static void cover_chunks(struct pl *pl, uint64_t map, size_t map_chunks,
 }
 
 /* A fresh pipeline (no known-top set, range_spread_pct @pct, the fill
- * @fill, @budget pages a poll, sightings ending after @ttl ms, the spread
- * judged over as long) with one
+ * @fill, @budget pages a poll, sightings ending after @ttl ms) with one
  * process of 64 MiB on the CXL node at @base, node memory read. */
 static struct pl *fill_pl(uint64_t base, uint32_t pct, bool fill,
 			  uint32_t budget, uint32_t ttl, struct fm_proc **ret_a)
@@ -473,7 +472,6 @@ static struct pl *fill_pl(uint64_t base, uint32_t pct, bool fill,
 	pp.range_fill = fill;
 	pp.poll_pages_max = budget;
 	pp.range_seen_ttl_ms = ttl;
-	pp.range_spread_ms = ttl;
 	pl = new_pl_params(&pp, &fm_ops);
 	*ret_a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
 	add_target(pl, *ret_a);

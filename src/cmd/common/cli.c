@@ -198,15 +198,21 @@ int cli_bad_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 	return err == -EINVAL ? -EINVAL : -ERANGE;
 }
 
-int cli_u64(const char *what, const char *s, uint64_t min, uint64_t max,
-	    uint64_t *ret, char *errbuf, size_t errlen)
+int cli_u64_unit(const char *what, const char *s, uint64_t min, uint64_t max,
+		 const char *unit, uint64_t *ret, char *errbuf, size_t errlen)
 {
 	uint64_t v;
 
 	if (cli_parse_u64(s, &v) || v < min || v > max)
-		return cli_bad_u64(what, s, min, max, NULL, NULL, errbuf, errlen);
+		return cli_bad_u64(what, s, min, max, unit, NULL, errbuf, errlen);
 	*ret = v;
 	return 0;
+}
+
+int cli_u64(const char *what, const char *s, uint64_t min, uint64_t max,
+	    uint64_t *ret, char *errbuf, size_t errlen)
+{
+	return cli_u64_unit(what, s, min, max, NULL, ret, errbuf, errlen);
 }
 
 int cli_absolute_path(const char *what, const char *path, bool may_be_empty,

@@ -111,6 +111,11 @@ int cli_bad_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 int cli_u64(const char *what, const char *s, uint64_t min, uint64_t max,
 	    uint64_t *ret, char *errbuf, size_t errlen);
 
+/** cli_u64_unit() - cli_u64() whose message names @unit after the range
+ * ("give 1 to 1048576 MiB"; NULL: none). Return: as cli_u64(). */
+int cli_u64_unit(const char *what, const char *s, uint64_t min, uint64_t max,
+		 const char *unit, uint64_t *ret, char *errbuf, size_t errlen);
+
 /**
  * cli_absolute_path() - whether @path, given to @what (an option), is an
  * absolute path as the config's path keys want one (or empty, when

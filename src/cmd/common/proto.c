@@ -287,7 +287,7 @@ int proto_connect(const char *path, char *errbuf, size_t errlen)
 		close(fd);
 		return -EPROTO;
 	}
-	if (strncmp(line, "OK pghotd ", 10)) {
+	if (strncmp(line, PROTO_GREETING, strlen(PROTO_GREETING))) {
 		snprintf(errbuf, errlen,
 			 "'%s' is not pghotd's control socket: it answered '%.60s%s' to the greeting (see [stats] socket, or pass --socket)",
 			 path, line, strlen(line) > 60 ? "..." : "");

@@ -36,6 +36,7 @@
 
 #define PGHOT_PROTO_VERSION 3	/* bump the version on any wire change */
 #define PROTO_LINE_MAX 2048
+#define PROTO_GREETING "OK pghotd "	/* then PGHOT_PROTO_VERSION */
 #define PROTO_BUSY "ERR busy: "
 #define PROTO_IDLE "ERR idle: "
 

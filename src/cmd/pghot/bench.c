@@ -636,10 +636,8 @@ static int opt_mib(const char *name, const char *s, uint64_t lo, size_t *bytes)
 	uint64_t v, hi = MAX_MIB > SIZE_MAX >> 20 ? SIZE_MAX >> 20 : MAX_MIB;
 	char err[256];
 
-	if (cli_parse_u64(s, &v) || v < lo || v > hi) {
-		cli_bad_u64(name, s, lo, hi, "MiB", NULL, err, sizeof(err));
+	if (cli_u64_unit(name, s, lo, hi, "MiB", &v, err, sizeof(err)))
 		return log_ret(-1, LOG_ERR, "%s", err);
-	}
 	*bytes = (size_t)v << 20;
 	return 0;
 }

@@ -470,7 +470,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	for (int i = 1; i < argc; i++) {
 		const char *key, *val;
-		char *end;
 
 		if (!strcmp(argv[i], "--quiet")) {
 			o->quiet = true;
@@ -503,16 +502,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		else if (!strcmp(key, "trace"))
 			o->trace = val;
 		else if (!strcmp(key, "jobs")) {
-			errno = 0;
-			o->jobs = strtol(val, &end, 10);
-			if (end == val || *end || errno == ERANGE) {
-				log_err("--jobs: '%s' is not a number: give 1 to 64", val);
+			char err[256];
+			uint64_t v;
+
+			if (cli_u64("--jobs", val, 1, 64, &v, err, sizeof(err))) {
+				log_err("%s", err);
 				return -1;
 			}
-			if (o->jobs < 1 || o->jobs > 64) {
-				log_err("--jobs: '%s' is out of range: give 1 to 64", val);
-				return -1;
-			}
+			o->jobs = (long)v;
 		}
 	}
 	return 0;

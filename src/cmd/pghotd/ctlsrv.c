@@ -384,7 +384,7 @@ static bool handle_line(struct daemon *d, int i, const char *line, size_t len)
 			return false;
 		}
 		c->greeted = true;
-		out(c, "OK pghotd %d", PGHOT_PROTO_VERSION);
+		out(c, PROTO_GREETING "%d", PGHOT_PROTO_VERSION);
 		return true;
 	}
 	switch (req.msg) {

@@ -114,6 +114,17 @@ static bool config_file_arg(const char *opt, const char *arg, const char *use)
 	return false;
 }
 
+/* Whether a config file was given before option @opt's: a second would
+ * silently win over the first; said (a usage error, exit 2). */
+static bool config_given(const char *opt, const char *check, const char *config)
+{
+	if (!check && !config)
+		return false;
+	log_err("%s: a config file was given already ('%s'): give one of -c and --check-config, once",
+		opt, check ? check : config);
+	return true;
+}
+
 /* Whether the path of option @opt is absolute (or empty, if @may_be_empty),
  * as the config's keys want it; else said (a usage error, exit 2). */
 static bool absolute(const char *opt, const char *path, bool may_be_empty)
@@ -141,21 +152,16 @@ static int take_option(struct daemon *d, int c, const char **check,
 		if (!config_file_arg("--check-config", optarg,
 				     "give the config file first (pghotd --check-config FILE [OPTIONS])"))
 			return -1;
-		/* one file: a second would silently win over the first */
-		if (*check || d->config_path)
-			return log_ret(-1, LOG_ERR,
-				       "--check-config: a config file was given already ('%s'): give one of -c and --check-config, once",
-				       *check ? *check : d->config_path);
+		if (config_given("--check-config", *check, d->config_path))
+			return -1;
 		*check = optarg;
 		return 0;
 	case 'c':
 		if (!config_file_arg("-c/--config", optarg,
 				     "give the config file after -c (pghotd -c FILE [OPTIONS])"))
 			return -1;
-		if (*check || d->config_path)
-			return log_ret(-1, LOG_ERR,
-				       "-c/--config: a config file was given already ('%s'): give one of -c and --check-config, once",
-				       *check ? *check : d->config_path);
+		if (config_given("-c/--config", *check, d->config_path))
+			return -1;
 		d->config_path = optarg;
 		return 0;
 	case OPT_SYSFS:
