@@ -528,8 +528,9 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 	bool spread = seen && (!explained || pl->p.range_fill) &&
 		      in_spread(pl, t, r, now_ms);
 
-	/* a range explained by its pages up still asks for the fill: on a
-	 * mapping warm all over those are most of the late reports */
+	/* a range explained by its pages up still asks for the fill, and
+	 * covers its chunks (note_covers()): on a mapping warm all over
+	 * those are most of the late reports */
 	if (spread && pl->p.range_fill)
 		note_fill(pl, t, r, &e, now_ms);
 	if (explained) {
