@@ -527,16 +527,17 @@ static int queue_range(struct pl *pl, uint32_t t, const struct pl_range *r,
 	/* an explained range is judged only for the fill it asks for */
 	bool spread = seen && (!explained || pl->p.range_fill) &&
 		      in_spread(pl, t, r, now_ms);
+	bool asks_fill = spread && pl->p.range_fill;
 
 	/* a range explained by its pages up still asks for the fill, and
 	 * covers its chunks (note_covers()): on a mapping warm all over
 	 * those are most of the late reports */
-	if (spread && pl->p.range_fill)
+	if (asks_fill)
 		note_fill(pl, t, r, &e, now_ms);
 	if (explained) {
 		pl->st.ranges_explained++;
 		pl_share_add(pl, false, p * (double)npages);
-		if (spread && pl->p.range_fill &&
+		if (asks_fill &&
 		    npages * EXPLAINED_COVER_PARTS <=
 			    (r->map_end - r->map_start) >> pl->p.page_shift)
 			note_covers(pl, &pl->tgx[t].seen, first, npages, now_ms);

@@ -682,7 +682,9 @@ static void test_explained_covers_confirm_fill(void **state)
 {
 	const uint64_t base = 0x40000000;
 
-	for (int fill = 0; fill < 3; fill++) {
+	/* variants: the fill off; on; on, with the one large range */
+	for (int variant = 0; variant < 3; variant++) {
+		bool fill = variant > 0, one_big = variant == 2;
 		struct pl_range r[17], big = chunk_range(base, 32, 10, 27);
 		struct pl_params pp;
 		struct pl_stats st;
@@ -690,7 +692,7 @@ static void test_explained_covers_confirm_fill(void **state)
 		struct pl *pl;
 
 		pl_params_default(PGHOT_MODE_DEFAULT, &pp);
-		pp.range_fill = fill > 0;
+		pp.range_fill = fill;
 		pl = new_pl_params(&pp, &fm_ops);
 		a = fm_add(&fm, 100, 1, base, 32 * 512, 1);
 		add_target(pl, a);
@@ -710,14 +712,15 @@ static void test_explained_covers_confirm_fill(void **state)
 		assert_int_equal(fm_count(a, 19 * 512, 32 * 512, 0), 0);
 		for (size_t i = 0; i < 17; i++)
 			r[i].nr_accesses = 1;
-		if (fill == 2)
+		if (one_big)
 			step(pl, &big, 1, 2600);
 		else
 			step(pl, r, 17, 2600);
 		pl_stats(pl, &st);
-		assert_int_equal(st.ranges_explained, fill == 2 ? 1 : 17);
-		assert_int_equal(st.pages_filled, fill == 1 ? 15 * 512 : 0);
-		assert_int_equal(fm_count(a, 19 * 512, 32 * 512, 0), fill == 1 ? 13 * 512 : 0);
+		assert_int_equal(st.ranges_explained, one_big ? 1 : 17);
+		assert_int_equal(st.pages_filled, fill && !one_big ? 15 * 512 : 0);
+		assert_int_equal(fm_count(a, 19 * 512, 32 * 512, 0),
+				 fill && !one_big ? 13 * 512 : 0);
 		free_pl(pl);
 	}
 }
