@@ -142,7 +142,9 @@ struct pl_tgx {
 
 struct pl_worker {
 	int nid;		/* lower-tier node */
-	uint64_t next_ms;	/* next wake */
+	uint64_t next_ms;	/* earliest next wake: sleep_ms after the
+				 * last one; an idle turn does not move it */
+	uint64_t idle_ms;	/* when idle was last counted */
 	uint64_t wakes;
 	uint64_t idle;		/* skipped wakes (pl_worker_info) */
 };

@@ -804,7 +804,7 @@ static void test_samples_cover_range(void **state)
  * An idle pipeline costs nothing: workers without ready pages skip their
  * wake (no node memory read, no move) and ask for no time (the next due
  * work is the reap), a report that makes pages ready has its worker wake
- * at the next pl_run() once sleep_ms passed, and reports read node memory at
+ * in the same turn, or sleep_ms after its last wake, and reports read node memory at
  * most once per PL_MEM_STALE_MS (1 s). pl_quiet() turns true 3 s after
  * the lower tier's share of the accesses seen fell below quiet_lower_bp
  * (2%), stays so while 24 pages of 128 turn up there and go up (the
@@ -816,11 +816,14 @@ static void test_idle_and_quiet(void **state)
 {
 	struct pl *pl = new_pl(false);
 	struct fm_proc *a = fm_add(&fm, 100, 1, 0x10000000, 128, 1);
+	struct fm_proc *b = fm_add(&fm, 200, 2, 0x20000000, 64, 1);
 	struct pl_range r = damon_range(100, a->base, 128, 20);
+	struct pl_range rb = damon_range(200, b->base, 64, 20);
 	struct pl_worker_info wi;
 	uint64_t t, calls, next = 0;
 
 	add_target(pl, a);
+	add_target(pl, b);
 	assert_false(pl_quiet(pl, 0)); /* before anything: busy */
 	for (t = 1000; t <= 3000; t += 100)
 		assert_int_equal(pl_run(pl, t, &next), 0);
@@ -832,13 +835,22 @@ static void test_idle_and_quiet(void **state)
 	assert_int_equal(wi.idle, 21);
 	assert_false(pl_quiet(pl, 3000));
 
-	/* one report 50 ms later makes pages ready: its worker asks for
-	 * 3100, sleep_ms (100) after its last turn, and moves nothing before */
+	/* one report 50 ms later makes pages ready: the worker, idle and
+	 * not woken for sleep_ms (100) or more, wakes in the same turn;
+	 * pages of another process ready 30 ms later wait for 3150, sleep_ms
+	 * after that wake */
 	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &r, 1, 3050), 0);
 	assert_int_equal(pl_flush(pl, 3050), 0);
 	assert_int_equal(pl_run(pl, 3050, &next), 0);
-	assert_int_equal(fm.moves, 0);
-	assert_int_equal(next, 3100);
+	assert_int_equal(fm.moves, 1);
+	assert_int_equal(pl_report_ranges(pl, PGHOT_SRC_SCAN, &rb, 1, 3080), 0);
+	assert_int_equal(pl_flush(pl, 3080), 0);
+	assert_int_equal(pl_run(pl, 3080, &next), 0);
+	assert_int_equal(fm.moves, 1);
+	assert_int_equal(next, 3150);
+	assert_int_equal(pl_run(pl, 3150, &next), 0);
+	assert_int_equal(fm.moves, 2);
+	assert_int_equal(fm_count(b, 0, 64, 0), 64);
 
 	/* hot pages on the CXL node: looked up, ready, promoted */
 	for (t = 3100; t <= 4000; t += 100)

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -786,6 +787,21 @@ static void run_timers(struct daemon *d, uint64_t *ret_pl_next)
 	}
 }
 
+/*
+ * The poll() timeout in ms to @next, from the clock read again: a turn
+ * can take long (a worker's moves, a report's lookups: 30-900 ms under the
+ * test bed's TCG), and a timeout counted from the turn's start would
+ * oversleep by as much, with pages ready and a worker due.
+ */
+static int timeout_to(const struct daemon *d, uint64_t next)
+{
+	uint64_t t = d->clock.now_ms(d->clock.arg);
+
+	if (next <= t)
+		return 0;
+	return next - t > INT_MAX ? INT_MAX : (int)(next - t);
+}
+
 /* The clock is read once per turn, when poll() returns: every decision of
  * the turn sees the same time. */
 int daemon_run(struct daemon *d)
@@ -804,7 +820,7 @@ int daemon_run(struct daemon *d)
 		collect_fds(d, &f, &next);
 		if (end_ms && end_ms < next)
 			next = end_ms;
-		timeout = next > d->now ? (int)(next - d->now) : 0;
+		timeout = timeout_to(d, next);
 		r = poll(f.pfd, (nfds_t)f.n, timeout);
 		if (r < 0 && errno != EINTR)
 			return log_ret(-errno, LOG_ERR, "poll: %s", strerror(errno));

@@ -47,8 +47,9 @@ struct overrides {
 	uint64_t once_ms;		/* run this long, then exit; 0 off */
 };
 
-/* The daemon's clock: ms on a monotonic clock. Read once per loop turn;
- * tests put in their own. */
+/* The daemon's clock: ms on a monotonic clock. Read once per loop turn
+ * (and for the turn's poll() timeout, timeout_to()); tests put in their
+ * own. */
 struct daemon_clock {
 	uint64_t (*now_ms)(void *arg);
 	void *arg;

@@ -247,7 +247,7 @@ static const struct stat_entry table[] = {
 	CL("pghot_worker_wakes_total", LBL_LOWER, "node", "wakes",
 	   "Wakes of this lower-tier node's promotion worker (at most every sleep_ms, while it has ready pages).", LOWER(wakes)),
 	CL("pghot_worker_idle_total", LBL_LOWER, "node", "wakes",
-	   "Turns of the daemon's loop at least sleep_ms after this worker's last one that found no page ready: nothing was read or moved. An idle worker sets no timer of its own (it waits for reports, as kmigrated waits for its node's flag), so these count the loop's other turns (polls, stats).", LOWER(idle)),
+	   "Turns of the daemon's loop that found no page ready for this worker, at most one counted per sleep_ms: nothing was read or moved. An idle worker sets no timer of its own (it waits for reports, as kmigrated waits for its node's flag), so these count the loop's other turns (polls, stats); the report that makes pages ready wakes it in the same turn when its last wake was sleep_ms ago or more.", LOWER(idle)),
 	G("pghot_lower_access_bp", "1/10000",
 	  "The lower tier's share of the accesses the sources saw in about their last five polls (DAMON aggregations) with reports (a DAMON region weighs its size times the share of its checks that saw an access), split by where their sampled pages are: what promotion could still gain, one minus the DRAM access share. When for 3 s no poll found it at 800, nor at 200 with 3 of the last 5 polls each at 200 on their own, and demotion (if on) wanted no pages, the sources watch at their quiet pace; 800 brings the full pace back.",
 	  S(lower_share_bp)),
