@@ -82,7 +82,7 @@ int pl_run(struct pl *pl, uint64_t now_ms, uint64_t *ret_next_ms)
 		 * clock paced by idle turns (as kmigrated's wait_event_timeout()
 		 * without a wake_up) left the fill of the test bed's kv-scatter
 		 * 50-100 ms behind at each start; the wakes that work still
-		 * come sleep_ms apart at most. Idle turns count once a sleep_ms */
+		 * come sleep_ms apart or more. Idle turns count once a sleep_ms */
 		if (w->next_ms <= now_ms && !has_work(pl, w)) {
 			if (now_ms >= w->idle_ms + pl->p.tun.sleep_ms) {
 				w->idle++;
