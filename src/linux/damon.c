@@ -94,6 +94,8 @@ struct round {
 	struct pl_range *r;
 	size_t n, cap;
 	uint64_t errors;	/* failed reads, refused commands */
+	uint64_t unreadable;	/* tried regions skipped: files missing or
+				 * malformed (also counted in errors) */
 	uint64_t verified_ns;	/* tracepoint: the start of the round's
 				 * ownership check, if it passed; else 0 */
 	struct dpace_sum seen;	/* every region kept or not, for the pace */
@@ -163,6 +165,9 @@ struct damon_src {
 	uint64_t verified_ns;	/* the last ownership check that passed */
 	pid_t open_failed;	/* the kdamond whose event did not open */
 	uint64_t tp_open_errors; /* failed opens counted in st.errors */
+	uint64_t err_said;	/* st.errors when the last warning was logged */
+	uint64_t unreadable;	/* tried regions skipped since that warning */
+	uint64_t err_said_ms;	/* when (poll time); 0: never */
 	struct dpace goal;	/* the access goal's and the quiet pace */
 	uint32_t asked_pace;	/* the last slowdown the loop asked for */
 	uint32_t loop_pace;	/* copy of pace */
@@ -740,6 +745,7 @@ static void query_kdamond(struct damon_src *s, uint32_t k, struct round *w)
 		return;
 	}
 	w->errors += bad;
+	w->unreadable += bad;
 	for (size_t i = 0; i < n; i++) {
 		pid_t pid = s->targets[s->per_target ? k : t[i].scheme];
 
@@ -814,6 +820,7 @@ static void run_round(struct damon_src *s, struct round *w)
 
 	w->n = 0;
 	w->errors = 0;
+	w->unreadable = 0;
 	w->verified_ns = 0;
 	w->seen = (struct dpace_sum){ 0 };
 	if (s->from_tp) {
@@ -1052,6 +1059,37 @@ static int tp_report(struct damon_src *s, const struct src_sink *sink)
 	return report_round(s, &s->mine, sink);
 }
 
+/* How often at most a warning about failed reads is logged: the first at
+ * once, then one a minute with the count since the previous one. */
+#define DAMON_ERR_WARN_MS 60000
+
+/*
+ * Say that reads or commands failed (loop thread): otherwise a kernel
+ * whose files pghotd cannot read, or a kdamond that stays busy, shows
+ * only as pghot_source_errors_total growing while nothing is promoted.
+ */
+static void warn_errors(struct damon_src *s, uint64_t now_ms)
+{
+	uint64_t n = s->st.errors - s->err_said;
+	const char *since = s->err_said_ms ? "since the last such warning" : "so far";
+
+	if (!n || (s->err_said_ms && now_ms - s->err_said_ms < DAMON_ERR_WARN_MS))
+		return;
+	if (s->unreadable)
+		slog(s, LOG_WARNING, "damon: %" PRIu64 " errors %s, "
+		     "%" PRIu64 " of them tried regions whose files (schemes/N/tried_regions/M/"
+		     "start, end, nr_accesses, age) were missing or not numbers: the kernel's "
+		     "DAMON sysfs files are not as pghotd reads them, so those regions go unseen "
+		     "(pghot_source_errors_total counts them)", n, since, s->unreadable);
+	else
+		slog(s, LOG_WARNING, "damon: %" PRIu64 " errors %s: reads of "
+		     "DAMON's files or commands to the kdamond failed (busy, stopping, or "
+		     "refused); the rounds are tried again (pghot_source_errors_total)", n, since);
+	s->err_said = s->st.errors;
+	s->unreadable = 0;
+	s->err_said_ms = now_ms ? now_ms : 1;
+}
+
 /* Ask the reader for a round if none is in flight or waiting and one
  * interval passed since the last ask (loop thread). While the reader
  * applies a target set, the round waits for it. */
@@ -1110,6 +1148,7 @@ static int damon_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 	flush_logs(s);
 	if (have) {
 		s->st.errors += s->mine.errors;
+		s->unreadable += s->mine.unreadable;
 		if (s->mine.verified_ns > s->verified_ns)
 			s->verified_ns = s->mine.verified_ns;
 	}
@@ -1125,6 +1164,7 @@ static int damon_poll(void *priv, uint64_t now_ms, const struct src_sink *sink)
 	else if (have)
 		ret = report_round(s, &s->mine, sink);
 	s->mine.n = 0;
+	warn_errors(s, now_ms);
 	/* the access goal's (or the quiet pace) */
 	ask_pace(s, dpace_decide(&s->goal, now_ms, s->attrs.aggr_us / 1000));
 	ask_round(s, now_ms);
@@ -1215,13 +1255,15 @@ static struct damon_src *src_new(const struct src_env *env, const struct damon_c
 struct tp_probe {
 	struct damon_tp_fmt fmt;
 	unsigned int pages;
+	char note[640];	/* where the regions come from, logged once open */
 };
 
 /*
  * Where the regions come from: the tracepoint where it works ("auto", the
  * default, or "tracepoint", which fails open without it), else the
- * tried-regions query; logged once with the reason. Before anything is
- * written. Return: 0, or a negative errno with @errbuf set.
+ * tried-regions query; the reason goes to @tp->note, logged once the
+ * source opened (a kernel without DAMON gets only its error). Before
+ * anything is written. Return: 0, or a negative errno with @errbuf set.
  */
 static int choose_path(struct damon_src *s, const struct src_env *env,
 		       const struct damon_cfg *cfg, struct tp_probe *tp,
@@ -1232,7 +1274,8 @@ static int choose_path(struct damon_src *s, const struct src_env *env,
 	int err;
 
 	if (!strcmp(want, "sysfs")) {
-		slog(s, LOG_INFO, "damon: regions_from = sysfs: reading regions through sysfs");
+		snprintf(tp->note, sizeof(tp->note),
+			 "damon: regions_from = sysfs: reading regions through sysfs");
 		return 0;
 	}
 	if (strcmp(want, "auto") && strcmp(want, "tracepoint")) {
@@ -1251,7 +1294,8 @@ static int choose_path(struct damon_src *s, const struct src_env *env,
 			 why);
 		return err;
 	}
-	slog(s, LOG_INFO, "damon: %s: reading regions through sysfs (slower)", why);
+	snprintf(tp->note, sizeof(tp->note), "damon: %s: reading regions through sysfs (slower)",
+		 why);
 	return 0;
 }
 
@@ -1427,6 +1471,8 @@ static int setup(struct damon_src *s, const struct src_env *env,
 		err = setup_kdamond(s, &ac, tp, errbuf, errlen);
 	if (!err)
 		err = watch_supported(s, errbuf, errlen);
+	if (!err && tp->note[0])
+		slog(s, LOG_INFO, "%s", tp->note);
 	free(tp);
 	return err;
 }

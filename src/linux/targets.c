@@ -230,12 +230,20 @@ int targets_check(const char *procfs, const char *sysfs,
 
 	for (size_t i = 0; i < spec->nr_pids; i++) {
 		struct proc_stat st;
+		int err = read_stat(procfs, spec->pids[i], &st);
 
-		if (read_stat(procfs, spec->pids[i], &st)) {
+		if (err == -ENOENT) {
 			snprintf(errbuf, errlen,
 				 "target pid %d not found (no %s/%d): check the pid or use comm = NAME",
 				 (int)spec->pids[i], procfs, (int)spec->pids[i]);
-			return -ENOENT;
+			return err;
+		}
+		if (err) {
+			snprintf(errbuf, errlen,
+				 "target pid %d: cannot read %s/%d/stat: %s (is procfs_root a procfs?)",
+				 (int)spec->pids[i], procfs, (int)spec->pids[i],
+				 err == -EINVAL ? "not the kernel's format" : strerror(-err));
+			return err;
 		}
 		/* PF_KTHREAD (include/linux/sched.h): a kernel thread has no
 		 * mm, so move_pages(2) and DAMON vaddr have nothing to work

@@ -78,8 +78,9 @@ int targets_cgroup2_base(const char *sysfs, const char **ret_base, char *v1,
  * targets_check() - verify the explicit parts of @spec exist at start.
  * Return: 0, or -ENOENT with an operator message in @errbuf ("target pid
  * 1234 not found (no /proc/1234): check the pid or use comm = NAME"),
- * -EINVAL for a pid that is a kernel thread (PF_KTHREAD: no user memory),
- * or -EOPNOTSUPP for a cgroup on a cgroup v1 system (the message says what
+ * -EINVAL for a pid that is a kernel thread (PF_KTHREAD: no user memory)
+ * or whose stat is not in the kernel's format, another -errno of reading
+ * that stat, or -EOPNOTSUPP for a cgroup on a cgroup v1 system (the message says what
  * works instead).
  */
 int targets_check(const char *procfs, const char *sysfs,

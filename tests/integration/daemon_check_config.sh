@@ -86,7 +86,7 @@ $C: topology: ok (nodes 0-1; lower tier 1, from kernel memory tiers; promoting t
 $C: targets: ok (1 process matches now: pid 4242 (worker))
 $C: kernel tiering: ok (kernel.numa_balancing: absent, demotion_enabled: absent)
 $C: paths: ok (control socket directory $T, feed $T/feed, prometheus_file directory $T)
-$C: not checked: capabilities and the damon source's kdamonds (checked when pghotd starts)
+$C: not checked: capabilities (checked when pghotd starts)
 $C: ok"
 [ "$out" = "$want" ] || fail "check-config output:
 $out
@@ -104,6 +104,14 @@ echo "$out" | grep -qxF "$C: targets: error: target pid 4242 not found (no $T/pr
 echo "$out" | grep -qF "$C: paths: error: feed '$T/nodir/feed': directory '$T/nodir' does not exist: create it, or give a path in an existing directory" || fail "paths line: $out"
 echo "$out" | tail -1 | grep -qxF "$C: cannot start: 3 checks failed" || fail "last line: $out"
 ok "--check-config: a config that cannot start is named so, with each reason, exit 3"
+
+# a stat that is there but not the kernel's is not "not found"
+mkdir -p "$T/proc/4242" && echo "garbage" > "$T/proc/4242/stat"
+config "[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+checkrc 3 "$C"
+echo "$out" | grep -qxF "$C: targets: error: target pid 4242: cannot read $T/proc/4242/stat: not the kernel's format (is procfs_root a procfs?)" ||
+	fail "garbage stat: $out"
+ok "--check-config: an unreadable stat is named"
 
 # --sysfs-root / --procfs-root point the checks at another tree
 mkdir -p "$T/other"
@@ -132,6 +140,31 @@ out=$("$PGHOTD" --check-config "$C" 2>&1)
 echo "$out" | grep -qxF "$C: warning: enabled_sources is empty: nothing will be promoted; set [engine] enabled_sources = damon" ||
 	fail "empty sources: $out"
 ok "--check-config: each enabled source's kernel interface, execution = damos's DAMON, no source at all"
+
+# run_dir holds the damon source's state file: pghotd makes its last level
+# at start, so a missing parent or a file in its place cannot start; the
+# feed source does not use it
+set_run_dir() { sed -i "s|^run_dir = .*|run_dir = $1|" "$C"; }
+config "[engine]" "enabled_sources = damon" "[targets]" "pids = 4242"
+set_run_dir "$T/no/such"
+checkrc 3 "$C"
+echo "$out" | grep -qxF "$C: paths: error: run_dir '$T/no/such': its parent does not exist: pghotd creates only its last level; create it, or give a directory in an existing one (the damon source keeps damon.state there)" ||
+	fail "run_dir without a parent: $out"
+echo "$out" | grep -qxF "$C: not checked: capabilities and the damon source's kdamonds (checked when pghotd starts)" ||
+	fail "not-checked line with the damon source: $out"
+touch "$T/afile"
+set_run_dir "$T/afile"
+checkrc 3 "$C"
+echo "$out" | grep -qxF "$C: paths: error: run_dir '$T/afile' is a regular file: give a directory pghotd can write (the damon source keeps damon.state there)" ||
+	fail "run_dir a file: $out"
+set_run_dir "$T/newdir"
+checkrc 3 "$C"
+echo "$out" | grep -qF "$C: paths: ok (run_dir $T/newdir (created at start), control socket" ||
+	fail "run_dir to be created: $out"
+config "[engine]" "enabled_sources = feed" "[feed]" "path = $T/feed" "[targets]" "pids = 4242"
+set_run_dir "$T/no/such"
+checkrc 0 "$C"
+ok "--check-config: run_dir where the damon source needs it"
 
 # the exit status tells the file from the host: the same host failure (no
 # DAMON) with a bad key is 1, without it 3; a bad option is 2

@@ -8,7 +8,8 @@
 # returns before it, the regions arrive on the fd); another tool taking the
 # idle kdamond (clear error, nothing written, nothing destroyed at exit);
 # a paddr context with a migrate_hot scheme (quota, goal, young filter) and
-# its stats on both layouts. Never touches the real /sys. Exit 0 pass, 77 skip.
+# its stats on both layouts; tried regions it cannot read (counted, said).
+# Never touches the real /sys. Exit 0 pass, 77 skip.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -131,4 +132,16 @@ for lay in 6.12 6.17; do
 	[ "$(cat $t/sys-$lay/kernel/mm/damon/admin/kdamonds/nr_kdamonds)" = 0 ] || fail "$lay nr_kdamonds"
 	[ ! -e "$t/run-$lay/damon.state" ] || fail "$lay state file left"
 done
+# 8. tried regions whose files are not numbers (a kernel whose files read
+#    otherwise): counted as errors and said at once, then once a minute
+"$here/fakes/damon-tree.sh" "$t/sys8"
+for f in "$t"/sys8/kernel/mm/damon/admin/kdamonds/0/contexts/0/schemes/0/tried_regions/*/start; do
+	printf 'garbage\n' >"$f"
+done
+out=$(probe -K 0 -s "$t/sys8" -r "$t/run8" -n 3 -H 5 4321) || fail "unreadable regions: $out"
+echo "$out"
+[ "$(grep -c 'damon: .* errors .*, .* of them tried regions whose files' <<<"$out")" = 1 ] ||
+	fail "unreadable tried regions not said once: $out"
+grep -q 'damon: 3 errors so far, 3 of them tried regions' <<<"$out" || fail "first warning's count: $out"
+grep -q '^stats: reports 0 .* errors 9' <<<"$out" || fail "errors not counted: $out"
 echo "damon_fake: ok"

@@ -170,6 +170,13 @@ bad "^pghot sim: error: node.1.attach = 1: a CPU-less node hangs off a node with
 mkdir -p "$T/adir"
 bad "^pghot sim: error: cannot read scenario '$T/adir': Is a directory" --scenario "$T/adir"
 bad "^pghot sim: error: cannot read trace '$T/adir': Is a directory" --trace "$T/adir"
+# a device never ends a line nor the file: refused, not read forever
+bad "^pghot sim: error: cannot read trace '/dev/zero': a device or a socket, not a file" --trace /dev/zero --policies numab0
+# a line longer than the feed's is one malformed line, not one per buffer
+{ printf '1 0x%0100000d\n' 0; echo "1 0x1000"; } >"$T/long.trace"
+"$PGHOT" sim --trace "$T/long.trace" --policies numab0 --quiet >/dev/null 2>"$T/err" || fail "long trace line: exit $?: $(head -c 300 "$T/err")"
+grep -qF "long.trace:1: longer than 256 characters, skipped" "$T/err" || fail "long trace line: $(head -c 300 "$T/err")"
+grep -qF "long.trace: 1 malformed lines skipped" "$T/err" || fail "long trace line counted more than once: $(head -c 300 "$T/err")"
 # outputs that cannot be written are refused before the simulation
 bad "^pghot sim: error: --plot: cannot create '/proc/nope': .*: give a directory you can write in$" --scenario redis-memtier --plot /proc/nope
 : >"$T/plotfile"

@@ -215,7 +215,9 @@ int proto_connect(const char *path, char *errbuf, size_t errlen)
 		return -EINVAL;
 	}
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		snprintf(errbuf, errlen, "socket path '%s' too long", path);
+		snprintf(errbuf, errlen,
+			 "socket path '%s' too long (%zu characters; a unix socket path holds at most %zu): give a shorter path",
+			 path, strlen(path), sizeof(sa.sun_path) - 1);
 		return -ENAMETOOLONG;
 	}
 	strcpy(sa.sun_path, path);

@@ -251,6 +251,37 @@ static int list_params(void)
 
 /* ---- traces ----------------------------------------------------------------- */
 
+/* A file or a pipe: a device such as /dev/zero never ends a line nor the
+ * file, and a directory opens but does not read. */
+static bool trace_file_ok(FILE *f, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st)) {
+		log_err("cannot read trace '%s': %s", path, strerror(errno));
+		return false;
+	}
+	if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))
+		return true;
+	log_err("cannot read trace '%s': %s (give a file or a pipe of 'pid vaddr [nid] [time_ms]' lines)",
+		path, S_ISDIR(st.st_mode) ? strerror(EISDIR) : "a device or a socket, not a file");
+	return false;
+}
+
+/* After fgets() filled the buffer without a newline: read to the end of
+ * the line. Return: true if the line was longer than the buffer (the
+ * last line of a file without a newline, cut at EOF, is not). */
+static bool skip_rest_of_line(FILE *f)
+{
+	int c = getc(f);
+
+	if (c == EOF)
+		return false;
+	while (c != '\n' && c != EOF)
+		c = getc(f);
+	return true;
+}
+
 static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_n)
 {
 	FILE *f = fopen(path, "r");
@@ -262,12 +293,22 @@ static int load_trace(const char *path, struct sim_trace_rec **ret, size_t *ret_
 		log_err("cannot open trace '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	if (!trace_file_ok(f, path)) {
+		fclose(f);
+		return -1;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		size_t len = strcspn(line, "\n");
 		struct feed_sample s;
 		int rc;
 
 		lineno++;
+		if (!line[len] && !feof(f) && skip_rest_of_line(f)) {
+			if (!bad++)
+				log_warn("%s:%zu: longer than %d characters, skipped (more such lines are counted)",
+					 path, lineno, FEED_LINE_MAX);
+			continue;
+		}
 		rc = feed_parse_line(line, len, &s);
 		if (rc == 1)
 			continue;

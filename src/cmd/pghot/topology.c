@@ -160,7 +160,9 @@ struct topo_opts {
 	struct pghotd_config *cfg;	/* -c FILE, or the defaults */
 };
 
-/* Return: 0 to go on, 1 to exit 0 (help), 2 (a usage error, said). */
+/* Return: 0 to go on, 1 to exit 0 (help), 2 (a usage error, said), 3 (the
+ * -c file cannot be read or is not valid, said: exit 1, as pghotd's and
+ * pghot stat's). */
 static int parse_opts(int argc, char **argv, struct topo_opts *o)
 {
 	static const struct option opts[] = {
@@ -195,7 +197,7 @@ static int parse_opts(int argc, char **argv, struct topo_opts *o)
 			break;
 		case 'c':
 			if (cfg_load_file(o->cfg, optarg, err, sizeof(err)))
-				return log_ret(2, LOG_ERR, "%s", err);
+				return log_ret(3, LOG_ERR, "%s", err);
 			break;
 		case 'h':
 			usage(stdout);
@@ -279,7 +281,7 @@ int cmd_topology(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret) {
 		free(o.cfg);
-		return ret == 1 ? 0 : 2;
+		return ret == 1 ? 0 : ret == 3 ? 1 : 2;
 	}
 	lower = nodemask_weight(&o.cfg->lower_tier_nodes) ? &o.cfg->lower_tier_nodes : NULL;
 	if (!o.sysfs)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include "cmd/common/escape.h"
 #include "cmd/common/log.h"
@@ -304,7 +305,10 @@ static void check_kernel_tiering(struct report *r, const struct pghotd_config *c
 	snprintf(msg, sizeof(msg), "kernel.numa_balancing: %s, demotion_enabled: %s",
 		 knob_text(k.numa_balancing, false, nb, sizeof(nb)),
 		 knob_text(k.demotion, true, NULL, 0));
-	line(r, "kernel tiering", 0, msg);
+	if (bits & KMOVERS_CONFLICTS)
+		printf("%s: kernel tiering: starts, with the warning above (%s)\n", r->path, msg);
+	else
+		line(r, "kernel tiering", 0, msg);
 }
 
 /* The directory of @path exists (the directory goes to @dir). */
@@ -368,12 +372,67 @@ static int readable_kind(const char *what, const char *path, char *bad,
 	return -EINVAL;
 }
 
+static bool damon_source_on(const struct pghotd_config *c)
+{
+	for (size_t s = 0; s < src_registry_len; s++)
+		if ((c->sources & (1u << s)) && !strcmp(src_registry[s]->name, "damon"))
+			return true;
+	return false;
+}
+
+/* The damon source and execution = damos keep their state file
+ * (damon.state: damon_admin.h) in run_dir, which pghotd creates, one level,
+ * at start; the other sources do not use it. */
+static bool needs_run_dir(const struct pghotd_config *c)
+{
+	return c->execution == PGHOTD_EXEC_DAMOS || damon_source_on(c);
+}
+
+static int check_run_dir(const struct pghotd_config *c, char *ok, size_t oklen,
+			 char *bad, size_t badlen)
+{
+	char parent[CFG_PATH_LEN];
+	size_t l = strlen(ok);
+	struct stat st;
+
+	int err;
+
+	if (!c->run_dir[0] || !needs_run_dir(c))
+		return 0;
+	err = stat(c->run_dir, &st) ? -errno : 0;
+	if (err && err != -ENOENT) {
+		snprintf(bad, badlen, "run_dir '%s': %s: give a directory pghotd can write "
+			 "(the damon source keeps damon.state there)", c->run_dir, strerror(-err));
+		return err;
+	}
+	if (err) {
+		if (!dir_exists(c->run_dir, parent, sizeof(parent))) {
+			snprintf(bad, badlen, "run_dir '%s': its parent does not exist: pghotd "
+				 "creates only its last level; create it, or give a directory in an "
+				 "existing one (the damon source keeps damon.state there)", c->run_dir);
+			return -ENOENT;
+		}
+		snprintf(ok + l, oklen - l, "%srun_dir %s (created at start)", l ? ", " : "",
+			 c->run_dir);
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode) || access(c->run_dir, W_OK | X_OK)) {
+		snprintf(bad, badlen, "run_dir '%s' %s%s: give a directory pghotd can write "
+			 "(the damon source keeps damon.state there)", c->run_dir,
+			 S_ISDIR(st.st_mode) ? "is not writable" : "is a ",
+			 S_ISDIR(st.st_mode) ? "" : fsr_file_kind(st.st_mode));
+		return -ENOTDIR;
+	}
+	snprintf(ok + l, oklen - l, "%srun_dir %s", l ? ", " : "", c->run_dir);
+	return 0;
+}
+
 static void check_paths(struct report *r, const struct pghotd_config *c)
 {
 	char ok[4096] = "", bad[3 * CFG_PATH_LEN];
-	int err = 0;
+	int err = check_run_dir(c, ok, sizeof(ok), bad, sizeof(bad));
 
-	if (c->socket[0])
+	if (!err && c->socket[0])
 		err = need_dir("control socket", c->socket, true, c->run_dir, ok, sizeof(ok),
 			       bad, sizeof(bad)) ?:
 		      ctl_check_socket_path(c->socket, bad, sizeof(bad));
@@ -457,10 +516,10 @@ int check_config(const char *path, const struct overrides *ov)
 	check_kernel_tiering(&r, c);
 	check_paths(&r, c);
 	check_sources(&r, c);
-	printf("%s: not checked: capabilities and %s (checked when pghotd starts)\n", path,
+	printf("%s: not checked: capabilities%s (checked when pghotd starts)\n", path,
 	       c->execution == PGHOTD_EXEC_DAMOS ?
-		       "what the kernel's DAMON can do for execution = damos (its kdamonds, migrate actions, goals)" :
-		       "the damon source's kdamonds");
+		       " and what the kernel's DAMON can do for execution = damos (its kdamonds, migrate actions, goals)" :
+	       damon_source_on(c) ? " and the damon source's kdamonds" : "");
 	if (r.failed)
 		printf("%s: cannot start: %d check%s failed\n", path, r.failed,
 		       r.failed == 1 ? "" : "s");
