@@ -374,10 +374,9 @@ static int readable_kind(const char *what, const char *path, char *bad,
 
 static bool damon_source_on(const struct pghotd_config *c)
 {
-	for (size_t s = 0; s < src_registry_len; s++)
-		if ((c->sources & (1u << s)) && !strcmp(src_registry[s]->name, "damon"))
-			return true;
-	return false;
+	size_t idx;
+
+	return src_find("damon", &idx) && (c->sources & (1u << idx));
 }
 
 /* The damon source and execution = damos keep their state file
@@ -394,7 +393,6 @@ static int check_run_dir(const struct pghotd_config *c, char *ok, size_t oklen,
 	char parent[CFG_PATH_LEN];
 	size_t l = strlen(ok);
 	struct stat st;
-
 	int err;
 
 	if (!c->run_dir[0] || !needs_run_dir(c))
